@@ -1,0 +1,148 @@
+package io.snapds.dataset;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+
+import io.snapds.dataset.lock.LockSettings;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * A dataset's settings, chosen at create and stored in its metadata table: column families,
+ * retention, the writer lock, and how long one snapshot build may take. Immutable; validated
+ * when built and again when a dataset is opened.
+ */
+public final class DatasetProperties {
+  private static final Pattern FAMILY = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}");
+
+  private final List<String> families;
+  private final RetentionPolicy retention;
+  private final LockSettings lockSettings;
+  private final Duration maxBuildTime;
+  private final int commitRetries;
+
+  private DatasetProperties(Builder b) {
+    checkArgument(!b.families.isEmpty(), "a dataset needs at least one column family");
+    for (String f : b.families) {
+      checkArgument(f != null && FAMILY.matcher(f).matches(),
+          "invalid column family '%s': use 1-64 letters, digits, '_', '.' or '-'", f);
+    }
+    checkArgument(b.families.stream().distinct().count() == b.families.size(),
+        "duplicate column family in %s", b.families);
+    checkArgument(b.maxBuildTime != null && b.maxBuildTime.getSeconds() >= 1,
+        "max build time must be >= 1s, got %s", b.maxBuildTime);
+    checkArgument(b.maxBuildTime.getSeconds() <= Integer.MAX_VALUE,
+        "max build time must be <= %s s, got %s", Integer.MAX_VALUE, b.maxBuildTime);
+    checkArgument(b.commitRetries >= 0, "commit retries must be >= 0, got %s", b.commitRetries);
+    this.families = List.copyOf(b.families);
+    this.retention = checkNotNull(b.retention, "retention");
+    this.lockSettings = checkNotNull(b.lockSettings, "lock settings");
+    this.maxBuildTime = b.maxBuildTime;
+    this.commitRetries = b.commitRetries;
+  }
+
+  public static DatasetProperties defaults() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public Builder toBuilder() {
+    return builder().families(families).retention(retention).lockSettings(lockSettings)
+        .maxBuildTime(maxBuildTime).commitRetries(commitRetries);
+  }
+
+  /** Column families of the data table; the first is the default one. */
+  public List<String> families() {
+    return families;
+  }
+
+  public String defaultFamily() {
+    return families.get(0);
+  }
+
+  public RetentionPolicy retention() {
+    return retention;
+  }
+
+  public LockSettings lockSettings() {
+    return lockSettings;
+  }
+
+  /**
+   * The timeout of the Tephra transaction that builds a snapshot. A writer that takes longer is
+   * aborted by the transaction service; a dead writer stops blocking cleanup after this long.
+   */
+  public Duration maxBuildTime() {
+    return maxBuildTime;
+  }
+
+  /** How often a metadata commit is retried after losing a race with another commit. */
+  public int commitRetries() {
+    return commitRetries;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof DatasetProperties p && families.equals(p.families)
+        && retention.equals(p.retention) && lockSettings.equals(p.lockSettings)
+        && maxBuildTime.equals(p.maxBuildTime) && commitRetries == p.commitRetries;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(families, retention, lockSettings, maxBuildTime, commitRetries);
+  }
+
+  @Override
+  public String toString() {
+    return "DatasetProperties{families=" + families + ", " + retention + ", " + lockSettings
+        + ", maxBuildTime=" + maxBuildTime + ", commitRetries=" + commitRetries + "}";
+  }
+
+  /** Defaults: family {@code d}, retain the last 3, default lock settings, 1 h builds, 10 retries. */
+  public static final class Builder {
+    private List<String> families = List.of("d");
+    private RetentionPolicy retention = RetentionPolicy.DEFAULT;
+    private LockSettings lockSettings = LockSettings.DEFAULT;
+    private Duration maxBuildTime = Duration.ofHours(1);
+    private int commitRetries = 10;
+
+    public Builder families(List<String> families) {
+      this.families = checkNotNull(families, "families");
+      return this;
+    }
+
+    public Builder families(String... families) {
+      return families(List.of(families));
+    }
+
+    public Builder retention(RetentionPolicy retention) {
+      this.retention = retention;
+      return this;
+    }
+
+    public Builder lockSettings(LockSettings lockSettings) {
+      this.lockSettings = lockSettings;
+      return this;
+    }
+
+    public Builder maxBuildTime(Duration maxBuildTime) {
+      this.maxBuildTime = maxBuildTime;
+      return this;
+    }
+
+    public Builder commitRetries(int commitRetries) {
+      this.commitRetries = commitRetries;
+      return this;
+    }
+
+    public DatasetProperties build() {
+      return new DatasetProperties(this);
+    }
+  }
+}

@@ -1,0 +1,456 @@
+package io.snapds.dataset;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+import static com.google.common.base.Preconditions.checkState;
+
+import io.snapds.dataset.lock.LockLease;
+import io.snapds.dataset.lock.LockStatus;
+import io.snapds.dataset.lock.LockTable;
+import io.snapds.dataset.store.DataTable;
+import io.snapds.dataset.store.DatasetState;
+import io.snapds.dataset.store.MetadataStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.LinkedHashSet;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.tephra.Transaction;
+import org.apache.tephra.TransactionAware;
+import org.apache.tephra.TransactionSystemClient;
+
+/**
+ * A versioned dataset in HBase whose readers always see one complete snapshot. Open one with
+ * {@link SnapshotDatasets#open}; an instance is not thread-safe (open one per thread: it is cheap).
+ *
+ * <h2>Reading in a transaction</h2>
+ * The dataset is a Tephra {@link TransactionAware}. {@link #startTx} resolves the current snapshot
+ * as the transaction sees it and pins it: every {@link #get}/{@link #scan} until the transaction
+ * ends reads that snapshot, whatever is published meanwhile, and cleanup keeps its rows.
+ * <pre>{@code
+ * TransactionContext ctx = new TransactionContext(txClient, dataset);
+ * ctx.start();                                   // dataset.startTx(tx): pins the current snapshot
+ * Optional<SnapshotRow> row = dataset.get(key);  // reads the pinned snapshot
+ * try (RowScanner rows = dataset.scan(RowScan.all().prefix(p))) { ... }
+ * ctx.finish();                                  // ends the pin
+ * }</pre>
+ *
+ * <h2>Reading without one</h2>
+ * {@link #readCurrent()}, {@link #readSnapshot}, {@link #readAsOf} and {@link #readTag} return a
+ * reader fixed on one snapshot. Use a {@link ReaderPin} to keep an old snapshot's rows from
+ * cleanup while reading it for long.
+ *
+ * <h2>Writing</h2>
+ * {@link #newSnapshot()} begins a snapshot under the writer lock; {@link SnapshotWriter#commit()}
+ * publishes it atomically. {@link #sharedBuild} builds a snapshot for a source key once, however
+ * many callers ask at the same time.
+ *
+ * <h2>History</h2>
+ * {@link #expireSnapshots()}, {@link #rollbackTo}, {@link #manageTags}, {@link #cleanup()}.
+ */
+public final class SnapshotDataset implements TransactionAware, SnapshotReader, AutoCloseable {
+  private final DatasetId id;
+  private final DatasetProperties properties;
+  private final Connection connection;
+  private final TransactionSystemClient txClient;
+  private final Clock clock;
+  private final MetadataStore store;
+  private final DataTable data;
+  private final LockTable locks;
+  private final Cleanup cleanup;
+  private final TransactionAware metaView;
+  private Transaction tx;
+  private DatasetState txState;
+
+  SnapshotDataset(DatasetId id, DatasetProperties properties, Connection connection,
+      TransactionSystemClient txClient, Clock clock) {
+    this.id = id;
+    this.properties = properties;
+    this.connection = connection;
+    this.txClient = txClient;
+    this.clock = clock;
+    this.store = new MetadataStore(id, connection, txClient, properties.commitRetries());
+    this.data = new DataTable(connection, id.dataTable());
+    this.locks = new LockTable(connection, id.lockTable(), clock);
+    this.cleanup = new Cleanup(id, store, data, locks, txClient, clock);
+    this.metaView = store.newTransactionAware();
+  }
+
+  public DatasetId id() {
+    return id;
+  }
+
+  public DatasetProperties properties() {
+    return properties;
+  }
+
+  // ---- Tephra callbacks: pin the current snapshot for the transaction ----
+
+  @Override
+  public void startTx(Transaction transaction) {
+    metaView.startTx(transaction);
+    this.tx = transaction;
+    this.txState = store.read(metaView);
+  }
+
+  @Override
+  public void updateTx(Transaction transaction) {
+    metaView.updateTx(transaction);
+    this.tx = transaction;
+  }
+
+  @Override
+  public Collection<byte[]> getTxChanges() {
+    return metaView.getTxChanges();
+  }
+
+  @Override
+  public boolean commitTx() throws Exception {
+    return metaView.commitTx();
+  }
+
+  @Override
+  public void postTxCommit() {
+    try {
+      metaView.postTxCommit();
+    } finally {
+      endTx();
+    }
+  }
+
+  @Override
+  public boolean rollbackTx() throws Exception {
+    try {
+      return metaView.rollbackTx();
+    } finally {
+      endTx();
+    }
+  }
+
+  private void endTx() {
+    tx = null;
+    txState = null;
+  }
+
+  @Override
+  public String getTransactionAwareName() {
+    return "snapshot-dataset:" + id;
+  }
+
+  /** The snapshot the current transaction pinned; empty when the dataset had none yet. */
+  public Optional<SnapshotId> pinnedSnapshot() {
+    checkState(tx != null, "no transaction: call startTx (or use readCurrent()) first");
+    return txState.current();
+  }
+
+  private SnapshotReader pinned() {
+    SnapshotId pinned = pinnedSnapshot().orElseThrow(() -> new SnapshotNotAvailableException(id,
+        "dataset " + id + " has no published snapshot yet"));
+    return new FixedSnapshotReader(data, pinned);
+  }
+
+  // ---- SnapshotReader over the pinned snapshot ----
+
+  /** The pinned snapshot's id. */
+  @Override
+  public SnapshotId snapshotId() {
+    return pinned().snapshotId();
+  }
+
+  @Override
+  public Optional<SnapshotRow> get(byte[] key) {
+    return pinned().get(key);
+  }
+
+  @Override
+  public Optional<SnapshotRow> get(byte[] key, RowScan projection) {
+    return pinned().get(key, projection);
+  }
+
+  @Override
+  public List<Optional<SnapshotRow>> get(List<byte[]> keys) {
+    return pinned().get(keys);
+  }
+
+  @Override
+  public RowScanner scan(RowScan scan) {
+    return pinned().scan(scan);
+  }
+
+  // ---- readers fixed on one snapshot ----
+
+  /**
+   * A reader of the snapshot current now.
+   *
+   * @throws SnapshotNotAvailableException if nothing was published yet
+   */
+  public SnapshotReader readCurrent() {
+    DatasetState state = state();
+    SnapshotId current = state.current().orElseThrow(() -> new SnapshotNotAvailableException(id,
+        "dataset " + id + " has no published snapshot yet"));
+    return new FixedSnapshotReader(data, current);
+  }
+
+  /** @throws SnapshotNotAvailableException if the snapshot does not exist or is not committed */
+  public SnapshotReader readSnapshot(SnapshotId snapshot) {
+    checkNotNull(snapshot, "snapshot id must not be null");
+    return new FixedSnapshotReader(data, readable(state(), snapshot).id());
+  }
+
+  /**
+   * A reader of the snapshot that was current at {@code time} (time travel through the history).
+   *
+   * @throws SnapshotNotAvailableException if none was current then, or that one has expired
+   */
+  public SnapshotReader readAsOf(Instant time) {
+    checkNotNull(time, "time must not be null");
+    DatasetState state = state();
+    SnapshotId asOf = null;
+    for (HistoryEntry h : state.history()) {
+      if (!h.at().isAfter(time)) {
+        asOf = h.snapshot();
+      }
+    }
+    if (asOf == null) {
+      throw new SnapshotNotAvailableException(id, "dataset " + id + " had no current snapshot at " + time);
+    }
+    return new FixedSnapshotReader(data, readable(state, asOf).id());
+  }
+
+  /** A reader of the snapshot tagged {@code tag}. */
+  public SnapshotReader readTag(String tag) {
+    DatasetState state = state();
+    for (SnapshotInfo s : state.snapshots().values()) {
+      if (s.tags().contains(tag)) {
+        return new FixedSnapshotReader(data, readable(state, s.id()).id());
+      }
+    }
+    throw new SnapshotNotAvailableException(id, "dataset " + id + " has no snapshot tagged '" + tag + "'");
+  }
+
+  private SnapshotInfo readable(DatasetState state, SnapshotId snapshot) {
+    SnapshotInfo s = state.snapshot(snapshot)
+        .orElseThrow(() -> new SnapshotNotAvailableException(id, snapshot, null));
+    if (!s.state().isReadable()) {
+      throw new SnapshotNotAvailableException(id, snapshot, s.state());
+    }
+    return s;
+  }
+
+  /** Inside a transaction, the metadata it sees; outside, the latest. */
+  private DatasetState state() {
+    return txState != null ? txState : store.readLatest();
+  }
+
+  // ---- metadata ----
+
+  public Optional<SnapshotInfo> currentSnapshot() {
+    return state().currentInfo();
+  }
+
+  /** Every snapshot recorded (building, committed, expired, aborted), newest first. */
+  public List<SnapshotInfo> snapshots() {
+    return List.copyOf(state().snapshots().descendingMap().values());
+  }
+
+  /** Committed snapshots, newest first. */
+  public List<SnapshotInfo> retainedSnapshots() {
+    return state().retained();
+  }
+
+  /** @throws SnapshotNotAvailableException if no such snapshot was ever recorded */
+  public SnapshotInfo snapshot(SnapshotId snapshot) {
+    return state().snapshot(snapshot).orElseThrow(() -> new SnapshotNotAvailableException(id, snapshot, null));
+  }
+
+  /** Every change of the current pointer, oldest first. */
+  public List<HistoryEntry> history() {
+    return state().history();
+  }
+
+  /** The snapshot a run published, if it did. */
+  public Optional<SnapshotInfo> snapshotForRun(String runId) {
+    DatasetState s = state();
+    return s.snapshotForRun(runId).flatMap(s::snapshot);
+  }
+
+  /** The committed snapshot recorded for a source key, if any. */
+  public Optional<SnapshotInfo> snapshotForSource(String sourceKey) {
+    DatasetState s = state();
+    return s.snapshotForSource(sourceKey).flatMap(s::snapshot).filter(i -> i.state().isReadable());
+  }
+
+  // ---- writing ----
+
+  /** Starts configuring a new snapshot; {@link NewSnapshot#begin()} begins it. */
+  public NewSnapshot newSnapshot() {
+    return new NewSnapshot(this, store);
+  }
+
+  /**
+   * Carries on a snapshot begun elsewhere (see {@link SnapshotWriter#handle()}): its lease gets a
+   * heartbeat from this process, and {@link SnapshotWriter#commit()} publishes it.
+   *
+   * @throws SnapshotNotAvailableException if the snapshot is no longer BUILDING
+   */
+  public SnapshotWriter resume(SnapshotHandle handle) {
+    SnapshotInfo s = snapshot(handle.snapshotId());
+    if (s.state() != SnapshotState.BUILDING) {
+      throw new SnapshotNotAvailableException(id, handle.snapshotId(), s.state());
+    }
+    LockLease lease = new LockLease(handle.options.lockName(), handle.options.owner(), handle.token,
+        clock.instant(), clock.instant().plus(properties.lockSettings().leaseDuration()));
+    return new SnapshotWriterImpl(this, store, handle, lease, families());
+  }
+
+  /**
+   * A row writer into a snapshot that is BUILDING, for workers of a writer that runs elsewhere
+   * (MapReduce tasks). Its counts go to the writer through {@link SnapshotWriter#addCounts}.
+   */
+  public SnapshotRowWriter openRowWriter(SnapshotId snapshot, long writeBufferBytes) {
+    SnapshotInfo s = snapshot(snapshot);
+    if (s.state() != SnapshotState.BUILDING) {
+      throw new SnapshotNotAvailableException(id, snapshot, s.state());
+    }
+    return rowWriter(snapshot, writeBufferBytes);
+  }
+
+  SnapshotRowWriter rowWriter(SnapshotId snapshot, long writeBufferBytes) {
+    return new SnapshotRowWriter(connection, id, snapshot, families(), writeBufferBytes);
+  }
+
+  Set<String> families() {
+    return new LinkedHashSet<>(properties.families());
+  }
+
+  /**
+   * Returns the committed snapshot for {@code sourceKey}, building it with {@code builder} if
+   * there is none. Callers with the same key at the same time wait for the first (on the key's
+   * own lock) and then get its snapshot; callers with other keys do not wait for it.
+   */
+  public SharedBuildResult sharedBuild(String sourceKey, SnapshotBuilder builder) {
+    checkNotNull(builder, "builder must not be null");
+    Optional<SnapshotInfo> existing = snapshotForSource(sourceKey);
+    if (existing.isPresent()) {
+      return new SharedBuildResult(existing.get(), false);
+    }
+    try (SnapshotWriter writer = newSnapshot().sourceKey(sourceKey).begin()) {
+      if (writer.alreadyPublished().isPresent()) {
+        return new SharedBuildResult(writer.alreadyPublished().get(), false);
+      }
+      try {
+        builder.build(writer);
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new SnapshotDatasetException("building snapshot for source key '" + sourceKey + "' failed", e);
+      }
+      return new SharedBuildResult(writer.commit(), true);
+    }
+  }
+
+  // ---- history operations ----
+
+  public ExpireSnapshots expireSnapshots() {
+    return new ExpireSnapshotsImpl(this, store, clock);
+  }
+
+  public RollbackTo rollbackTo(SnapshotId snapshot) {
+    checkNotNull(snapshot, "snapshot id must not be null");
+    return new RollbackToImpl(id, store, clock, snapshot);
+  }
+
+  public ManageTags manageTags(SnapshotId snapshot) {
+    checkNotNull(snapshot, "snapshot id must not be null");
+    return new ManageTagsImpl(id, store, snapshot);
+  }
+
+  /** Deletes the rows of expired and aborted snapshots that no reader can see any more. */
+  public CleanupResult cleanup() {
+    return cleanup.run();
+  }
+
+  /** Keeps {@code snapshot}'s rows from cleanup for {@code ttl} (renewable) or until released. */
+  public ReaderPin pin(SnapshotId snapshot, String owner, Duration ttl) {
+    readable(state(), snapshot);
+    checkArgument(owner != null && !owner.isBlank(), "pin owner must not be empty");
+    return new ReaderPin(locks, clock, snapshot, owner, ttl);
+  }
+
+  // ---- locks ----
+
+  /** Status of every lock of the dataset (the writer lock and one per source key built). */
+  public List<LockStatus> lockStatus() {
+    return locks.statusAll();
+  }
+
+  public LockStatus lockStatus(String lockName) {
+    return locks.status(lockName);
+  }
+
+  /**
+   * Revokes whatever lease holds the lock. The holder is fenced: it can no longer publish.
+   * Returns the lease that was revoked, if any.
+   */
+  public Optional<LockLease> breakLock(String lockName) {
+    Optional<LockLease> broken = locks.breakLock(lockName);
+    broken.ifPresent(lease -> store.update("fence broken lock " + lockName, (base, tx) ->
+        new MetadataStore.Change<>(base.fence(lockName) > lease.token() ? base
+            : base.withFence(lockName, lease.token() + 1), null)));
+    return broken;
+  }
+
+  // ---- for the parts of this package ----
+
+  LockTable locks() {
+    return locks;
+  }
+
+  TransactionSystemClient txClient() {
+    return txClient;
+  }
+
+  Clock clock() {
+    return clock;
+  }
+
+  void fenceForCleanup(List<SnapshotInfo> expired) {
+    if (!expired.isEmpty()) {
+      cleanup.markFences();
+    }
+  }
+
+  /** Marks a snapshot aborted, ends its building transaction and deletes its rows. */
+  void abortSnapshot(SnapshotId snapshot, Transaction buildTx) {
+    boolean aborted = store.update("abort snapshot " + snapshot, (base, t) -> {
+      SnapshotInfo s = base.snapshot(snapshot).orElse(null);
+      if (s == null || s.state() != SnapshotState.BUILDING && s.state() != SnapshotState.ABORTED) {
+        return new MetadataStore.Change<>(base, false);
+      }
+      return new MetadataStore.Change<>(base.withSnapshot(s.toBuilder().state(SnapshotState.ABORTED)
+          .cleanupFence(t.getWritePointer()).build()), true);
+    });
+    txClient.abort(buildTx);
+    if (aborted) {
+      data.deleteSnapshot(snapshot, 1000);
+      store.update("record cleanup of " + snapshot, (base, t) -> new MetadataStore.Change<>(
+          base.withSnapshot(base.snapshot(snapshot).orElseThrow().toBuilder().cleanedAt(clock.instant()).build()),
+          null));
+    }
+  }
+
+  /** Nothing to release: the connection and transaction client belong to the caller. */
+  @Override
+  public void close() {
+    endTx();
+  }
+
+  @Override
+  public String toString() {
+    return "SnapshotDataset{" + id + "}";
+  }
+}

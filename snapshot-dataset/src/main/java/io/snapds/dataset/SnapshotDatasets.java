@@ -1,0 +1,120 @@
+package io.snapds.dataset;
+
+import static com.google.common.base.Preconditions.checkNotNull;
+
+import io.snapds.dataset.admin.CompositeDatasetAdmin;
+import io.snapds.dataset.store.PropertiesCodec;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.tephra.TransactionSystemClient;
+
+/**
+ * The entry point: snapshot datasets on one HBase connection with one Tephra transaction client.
+ * <pre>{@code
+ * SnapshotDatasets datasets = SnapshotDatasets.using(connection, txClient);
+ * SnapshotDataset prices = datasets.create(DatasetId.of("shop", "prices"), DatasetProperties.defaults());
+ * }</pre>
+ * The connection and the transaction client stay the caller's to close.
+ */
+public final class SnapshotDatasets {
+  private final Connection connection;
+  private final TransactionSystemClient txClient;
+  private final Clock clock;
+
+  private SnapshotDatasets(Connection connection, TransactionSystemClient txClient, Clock clock) {
+    this.connection = checkNotNull(connection, "connection");
+    this.txClient = checkNotNull(txClient, "transaction client");
+    this.clock = checkNotNull(clock, "clock");
+  }
+
+  public static SnapshotDatasets using(Connection connection, TransactionSystemClient txClient) {
+    return new SnapshotDatasets(connection, txClient, Clock.systemUTC());
+  }
+
+  /** The same, with another clock (lease expiry, commit times): for tests. */
+  public SnapshotDatasets withClock(Clock clock) {
+    return new SnapshotDatasets(connection, txClient, clock);
+  }
+
+  public Connection connection() {
+    return connection;
+  }
+
+  public TransactionSystemClient transactionClient() {
+    return txClient;
+  }
+
+  public CompositeDatasetAdmin admin(DatasetId id) {
+    return new CompositeDatasetAdmin(checkNotNull(id, "dataset id"), connection);
+  }
+
+  public boolean exists(DatasetId id) {
+    return admin(id).exists();
+  }
+
+  /**
+   * Creates the dataset's tables and opens it.
+   *
+   * @throws DatasetAlreadyExistsException if it exists; nothing is changed
+   */
+  public SnapshotDataset create(DatasetId id, DatasetProperties properties) {
+    checkNotNull(properties, "properties");
+    admin(id).create(properties);
+    return open(id);
+  }
+
+  /**
+   * Opens a dataset after checking that its three tables exist and its properties are valid.
+   *
+   * @throws DatasetNotFoundException if a table is missing
+   * @throws CorruptMetadataException if the properties row is missing or invalid
+   */
+  public SnapshotDataset open(DatasetId id) {
+    CompositeDatasetAdmin admin = admin(id);
+    try (Admin hbase = connection.getAdmin()) {
+      List<String> missing = new ArrayList<>();
+      for (TableName t : List.of(id.dataTable(), id.metaTable(), id.lockTable())) {
+        if (!hbase.tableExists(t)) {
+          missing.add(t.getNameAsString());
+        }
+      }
+      if (missing.size() == 3) {
+        throw new DatasetNotFoundException(id, "");
+      }
+      if (!missing.isEmpty()) {
+        throw new DatasetNotFoundException(id, "missing tables " + missing
+            + " (drop and create the dataset again, or restore them)");
+      }
+    } catch (IOException e) {
+      throw new StorageException("opening dataset " + id, e);
+    }
+    return new SnapshotDataset(id, admin.properties(), connection, txClient, clock);
+  }
+
+  /** Datasets in every namespace: those whose metadata table exists. */
+  public List<DatasetId> list() {
+    List<DatasetId> out = new ArrayList<>();
+    try (Admin hbase = connection.getAdmin()) {
+      for (TableName t : hbase.listTableNames()) {
+        String q = t.getQualifierAsString();
+        if (q.endsWith(".meta")) {
+          out.add(DatasetId.of(t.getNamespaceAsString(), q.substring(0, q.length() - ".meta".length())));
+        }
+      }
+    } catch (IOException e) {
+      throw new StorageException("listing datasets", e);
+    }
+    out.sort((a, b) -> a.toString().compareTo(b.toString()));
+    return out;
+  }
+
+  /** The properties format this library writes. */
+  public static int formatVersion() {
+    return PropertiesCodec.FORMAT_VERSION;
+  }
+}

@@ -1,0 +1,134 @@
+package io.snapds.dataset;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkState;
+
+import io.snapds.dataset.store.RowKeys;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Set;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.BufferedMutatorParams;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Writes rows under one snapshot's prefix through a {@link BufferedMutator} whose buffer is
+ * bounded. It has no say in the snapshot's life: a {@link SnapshotWriter} uses one, and so does
+ * each MapReduce task writing into a snapshot its job began.
+ *
+ * <p>Cells get client-assigned, strictly increasing timestamps, so that a delete followed by a
+ * put of the same row in one flush keeps the put.
+ */
+public final class SnapshotRowWriter implements AutoCloseable {
+  private final SnapshotId snapshot;
+  private final Set<String> families;
+  private final long maxValueSize;
+  private final BufferedMutator mutator;
+  private long lastTimestamp;
+  private byte[] lastKey;
+  private long rows;
+  private long bytes;
+  private boolean closed;
+
+  SnapshotRowWriter(Connection connection, DatasetId dataset, SnapshotId snapshot, Set<String> families,
+      long writeBufferBytes) {
+    this.snapshot = snapshot;
+    this.families = families;
+    this.maxValueSize = connection.getConfiguration().getLong("hbase.client.keyvalue.maxsize", 10485760L);
+    try {
+      this.mutator = connection.getBufferedMutator(
+          new BufferedMutatorParams(dataset.dataTable()).writeBufferSize(writeBufferBytes));
+    } catch (IOException e) {
+      throw new StorageException("opening a writer on " + dataset.dataTable(), e);
+    }
+  }
+
+  public SnapshotId snapshotId() {
+    return snapshot;
+  }
+
+  /** Rows written so far (consecutive cells of the same key count once). */
+  public long rowCount() {
+    return rows;
+  }
+
+  /** Key and value bytes written so far. */
+  public long byteCount() {
+    return bytes;
+  }
+
+  public void put(byte[] key, String family, byte[] qualifier, byte[] value) {
+    checkOpen();
+    byte[] rowKey = RowKeys.rowKey(snapshot, key);
+    checkArgument(family != null && families.contains(family),
+        "unknown column family '%s': the dataset has %s", family, families);
+    checkArgument(qualifier != null, "qualifier must not be null (family '%s')", family);
+    checkArgument(value != null, "value of %s:%s must not be null (use delete)", family,
+        Bytes.toStringBinary(qualifier));
+    long cellSize = rowKey.length + family.length() + qualifier.length + value.length;
+    checkArgument(cellSize <= maxValueSize,
+        "cell %s:%s of row %s is %s bytes, over the limit of %s bytes (hbase.client.keyvalue.maxsize)",
+        family, Bytes.toStringBinary(qualifier), Bytes.toStringBinary(key, 0, Math.min(32, key.length)),
+        cellSize, maxValueSize);
+    mutate(new Put(rowKey).addColumn(Bytes.toBytes(family), qualifier, nextTimestamp(), value));
+    if (lastKey == null || !Arrays.equals(lastKey, key)) {
+      rows++;
+      lastKey = key.clone();
+      bytes += key.length;
+    }
+    bytes += qualifier.length + value.length;
+  }
+
+  public void put(SnapshotRow row) {
+    row.families().forEach((f, cols) -> cols.forEach((q, v) -> put(row.key(), Bytes.toString(f), q, v)));
+  }
+
+  public void delete(byte[] key) {
+    checkOpen();
+    mutate(new Delete(RowKeys.rowKey(snapshot, key), nextTimestamp()));
+    lastKey = null;
+  }
+
+  public void flush() {
+    checkOpen();
+    try {
+      mutator.flush();
+    } catch (IOException e) {
+      throw new StorageException("writing snapshot " + snapshot, e);
+    }
+  }
+
+  /** Flushes and closes; idempotent. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      mutator.close();
+    } catch (IOException e) {
+      throw new StorageException("writing snapshot " + snapshot, e);
+    }
+  }
+
+  private void mutate(org.apache.hadoop.hbase.client.Mutation m) {
+    try {
+      mutator.mutate(m);
+    } catch (IOException e) {
+      throw new StorageException("writing snapshot " + snapshot, e);
+    }
+  }
+
+  private long nextTimestamp() {
+    lastTimestamp = Math.max(System.currentTimeMillis(), lastTimestamp + 1);
+    return lastTimestamp;
+  }
+
+  private void checkOpen() {
+    checkState(!closed, "the writer of snapshot %s is closed", snapshot);
+  }
+}

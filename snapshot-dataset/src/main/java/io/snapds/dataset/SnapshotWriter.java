@@ -1,0 +1,84 @@
+package io.snapds.dataset;
+
+import java.util.Optional;
+
+/**
+ * Builds one snapshot: rows go under the snapshot's key prefix, invisible to every reader, until
+ * {@link #commit()} publishes them all at once. Not thread-safe: one thread writes; a MapReduce
+ * job uses one writer per task over the same snapshot id (see the mapreduce package).
+ *
+ * <pre>{@code
+ * try (SnapshotWriter w = dataset.newSnapshot().runId("daily-2026-11-30").begin()) {
+ *   for (Contract c : contracts) {
+ *     w.put(c.key(), "d", "price", c.priceBytes());
+ *   }
+ *   SnapshotInfo published = w.commit();
+ * } // close() without commit() aborts: the current snapshot stays as it was
+ * }</pre>
+ */
+public interface SnapshotWriter extends AutoCloseable {
+  /** The id the rows are written under (the building transaction's write pointer). */
+  SnapshotId snapshotId();
+
+  /**
+   * Present when the run id given at begin was published before: then nothing is written, and
+   * {@link #commit()} returns that snapshot again instead of publishing a second one.
+   */
+  Optional<SnapshotInfo> alreadyPublished();
+
+  /**
+   * Writes one cell. Consecutive puts to the same key count as one row in the summary.
+   *
+   * @throws IllegalArgumentException for an empty or too long key, a family the dataset does not
+   *     have, a null qualifier or value, or a value over HBase's cell size limit
+   * @throws IllegalStateException after commit or abort, or when the run was already published
+   */
+  SnapshotWriter put(byte[] key, String family, byte[] qualifier, byte[] value);
+
+  default SnapshotWriter put(byte[] key, String family, String qualifier, byte[] value) {
+    return put(key, family, qualifier == null ? null : qualifier.getBytes(java.nio.charset.StandardCharsets.UTF_8), value);
+  }
+
+  /** Writes every cell of {@code row}. */
+  SnapshotWriter put(SnapshotRow row);
+
+  /** Removes a row written earlier into this snapshot. */
+  SnapshotWriter delete(byte[] key);
+
+  /** Records a fact in the snapshot's summary (for example a checksum), published with it. */
+  SnapshotWriter summary(String key, String value);
+
+  /**
+   * Adds rows and bytes written by others into this snapshot (MapReduce tasks with their own
+   * {@link SnapshotRowWriter}) to the counts the summary publishes.
+   */
+  SnapshotWriter addCounts(long rowCount, long byteCount);
+
+  /**
+   * The handle to carry this writer to another process ({@link SnapshotDataset#resume}); empty
+   * when the run was already published.
+   */
+  Optional<SnapshotHandle> handle();
+
+  /** Sends buffered rows to HBase now (commit does this too). */
+  void flush();
+
+  /**
+   * Publishes the snapshot: one short transaction marks it committed, makes it current (unless a
+   * newer one is current and it was built for a source key), records it in the history and the
+   * indexes, and applies retention. Releases the writer lock.
+   *
+   * @throws FencedWriterException if this writer's lease was taken over meanwhile
+   * @throws SupersededSnapshotException if a newer snapshot is current already
+   * @throws CommitConflictException if concurrent metadata changes kept winning (retryable)
+   * @throws CommitStateUnknownException if the transaction service failed during commit
+   */
+  SnapshotInfo commit();
+
+  /** Gives the snapshot up: it is marked aborted and its rows are deleted. Idempotent. */
+  void abort();
+
+  /** Aborts unless committed. */
+  @Override
+  void close();
+}

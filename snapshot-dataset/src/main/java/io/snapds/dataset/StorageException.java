@@ -1,0 +1,14 @@
+package io.snapds.dataset;
+
+import java.io.IOException;
+
+/** HBase or the transaction service failed underneath an operation; the operation did not finish. */
+public class StorageException extends SnapshotDatasetException {
+  public StorageException(String message, IOException cause) {
+    super(message + ": " + cause.getMessage(), cause);
+  }
+
+  public StorageException(String message, Throwable cause) {
+    super(message + ": " + cause.getMessage(), cause);
+  }
+}

@@ -1,0 +1,191 @@
+package io.snapds.dataset.admin;
+
+import io.snapds.dataset.DatasetAlreadyExistsException;
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.DatasetNotFoundException;
+import io.snapds.dataset.DatasetProperties;
+import io.snapds.dataset.StorageException;
+import io.snapds.dataset.store.PropertiesCodec;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hbase.NamespaceDescriptor;
+import org.apache.hadoop.hbase.NamespaceNotFoundException;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * The one place that knows a dataset is three tables: data, metadata and lock. Each operation is
+ * forwarded to the {@link TableAdmin} of every part; the dataset's properties are written to
+ * (and read back from) the metadata table's {@code p} row.
+ */
+public final class CompositeDatasetAdmin {
+  public static final byte[] META_FAMILY = Bytes.toBytes("m");
+  public static final byte[] PROPERTIES_ROW = Bytes.toBytes("p");
+  private static final byte[] LOCK_FAMILY = Bytes.toBytes("l");
+
+  private final DatasetId dataset;
+  private final Connection connection;
+
+  public CompositeDatasetAdmin(DatasetId dataset, Connection connection) {
+    this.dataset = dataset;
+    this.connection = connection;
+  }
+
+  public DatasetId dataset() {
+    return dataset;
+  }
+
+  /** True when all three tables exist. */
+  public boolean exists() {
+    return run("checking", admin -> {
+      for (TableAdmin part : parts(admin, null)) {
+        if (!part.exists()) {
+          return false;
+        }
+      }
+      return true;
+    });
+  }
+
+  /**
+   * Creates the namespace if needed, then the three tables, then records the properties.
+   *
+   * @throws DatasetAlreadyExistsException if any of the tables exists already; nothing is changed
+   */
+  public void create(DatasetProperties properties) {
+    run("creating", admin -> {
+      List<TableAdmin> parts = parts(admin, properties);
+      for (TableAdmin part : parts) {
+        if (part.exists()) {
+          throw new DatasetAlreadyExistsException(dataset);
+        }
+      }
+      ensureNamespace(admin);
+      List<TableAdmin> created = new ArrayList<>();
+      try {
+        for (TableAdmin part : parts) {
+          part.create();
+          created.add(part);
+        }
+        writeProperties(properties);
+      } catch (IOException | RuntimeException e) {
+        for (TableAdmin part : created) {
+          part.drop(); // leave nothing half-created behind
+        }
+        throw e;
+      }
+      return null;
+    });
+  }
+
+  /** The properties recorded at create, validated. */
+  public DatasetProperties properties() {
+    try (Table meta = connection.getTable(dataset.metaTable())) {
+      Result r = meta.get(new Get(PROPERTIES_ROW).addFamily(META_FAMILY));
+      if (r.isEmpty()) {
+        throw new io.snapds.dataset.CorruptMetadataException(dataset, "p", "the properties row is missing");
+      }
+      Map<String, String> m = new LinkedHashMap<>();
+      r.getFamilyMap(META_FAMILY).forEach((k, v) -> m.put(Bytes.toString(k), Bytes.toString(v)));
+      return PropertiesCodec.decode(dataset, m);
+    } catch (org.apache.hadoop.hbase.TableNotFoundException e) {
+      throw new DatasetNotFoundException(dataset, "table " + dataset.metaTable() + " is missing");
+    } catch (IOException e) {
+      throw new StorageException("reading properties of " + dataset, e);
+    }
+  }
+
+  /** Removes every snapshot and all metadata, keeping the tables and properties. */
+  public void truncate() {
+    DatasetProperties properties = properties();
+    run("truncating", admin -> {
+      for (TableAdmin part : parts(admin, properties)) {
+        part.truncate();
+      }
+      writeProperties(properties);
+      return null;
+    });
+  }
+
+  /** Adds what a newer library version needs (missing families, version settings). */
+  public void upgrade() {
+    DatasetProperties properties = properties();
+    run("upgrading", admin -> {
+      for (TableAdmin part : parts(admin, properties)) {
+        part.upgrade();
+      }
+      return null;
+    });
+  }
+
+  /** Drops whichever of the three tables exist. */
+  public void drop() {
+    run("dropping", admin -> {
+      for (TableAdmin part : parts(admin, null)) {
+        part.drop();
+      }
+      return null;
+    });
+  }
+
+  private List<TableAdmin> parts(Admin admin, DatasetProperties properties) {
+    List<ColumnFamilyDescriptor> dataFamilies = new ArrayList<>();
+    if (properties != null) {
+      for (String f : properties.families()) {
+        dataFamilies.add(ColumnFamilyDescriptorBuilder.of(f));
+      }
+    }
+    // every version of a metadata cell is kept: Tephra visibility is decided on the client
+    ColumnFamilyDescriptor meta = ColumnFamilyDescriptorBuilder.newBuilder(META_FAMILY)
+        .setMaxVersions(Integer.MAX_VALUE).setInMemory(true).build();
+    ColumnFamilyDescriptor lock = ColumnFamilyDescriptorBuilder.newBuilder(LOCK_FAMILY)
+        .setMaxVersions(1).setInMemory(true).build();
+    return List.of(
+        new HBaseTableAdmin(admin, dataset.dataTable(), dataFamilies),
+        new HBaseTableAdmin(admin, dataset.metaTable(), List.of(meta)),
+        new HBaseTableAdmin(admin, dataset.lockTable(), List.of(lock)));
+  }
+
+  private void ensureNamespace(Admin admin) throws IOException {
+    try {
+      admin.getNamespaceDescriptor(dataset.namespace());
+    } catch (NamespaceNotFoundException e) {
+      try {
+        admin.createNamespace(NamespaceDescriptor.create(dataset.namespace()).build());
+      } catch (org.apache.hadoop.hbase.NamespaceExistException raced) {
+        // created concurrently: fine
+      }
+    }
+  }
+
+  private void writeProperties(DatasetProperties properties) throws IOException {
+    Put put = new Put(PROPERTIES_ROW);
+    PropertiesCodec.encode(properties).forEach((k, v) ->
+        put.addColumn(META_FAMILY, Bytes.toBytes(k), Bytes.toBytes(v)));
+    try (Table meta = connection.getTable(dataset.metaTable())) {
+      meta.put(put);
+    }
+  }
+
+  private interface AdminAction<T> {
+    T run(Admin admin) throws IOException;
+  }
+
+  private <T> T run(String what, AdminAction<T> action) {
+    try (Admin admin = connection.getAdmin()) {
+      return action.run(admin);
+    } catch (IOException e) {
+      throw new StorageException(what + " dataset " + dataset, e);
+    }
+  }
+}

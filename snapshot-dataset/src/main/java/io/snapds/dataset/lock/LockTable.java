@@ -1,0 +1,345 @@
+package io.snapds.dataset.lock;
+
+import dev.failsafe.Failsafe;
+import dev.failsafe.FailsafeException;
+import dev.failsafe.RetryPolicy;
+import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.StorageException;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.Filter;
+import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Leases, waiters and reader pins in a dataset's lock table. Every change of a lease is one
+ * HBase {@code checkAndMutate} on the lock's row, so two callers can never both be granted:
+ * <pre>
+ *   L + lockName                     owner, token, acquired, expires    one row per lock
+ *   W + lockName + 0x00 + waiterId   expires                            one row per waiting caller
+ *   P + snapshotId(8) + pinId        owner, expires                     one row per reader pin
+ * </pre>
+ * A free lock keeps its row with an empty owner and expiry 0, so that the token keeps growing
+ * across grants. Times are the clients' clocks: keep leases much longer than the clock skew
+ * between writer hosts.
+ */
+public final class LockTable {
+  private static final Logger LOG = LoggerFactory.getLogger(LockTable.class);
+  static final byte[] FAMILY = Bytes.toBytes("l");
+  private static final byte[] OWNER = Bytes.toBytes("owner");
+  private static final byte[] TOKEN = Bytes.toBytes("token");
+  private static final byte[] ACQUIRED = Bytes.toBytes("acquired");
+  private static final byte[] EXPIRES = Bytes.toBytes("expires");
+
+  private final Connection connection;
+  private final TableName name;
+  private final Clock clock;
+
+  public LockTable(Connection connection, TableName name, Clock clock) {
+    this.connection = connection;
+    this.name = name;
+    this.clock = clock;
+  }
+
+  /**
+   * Takes the lock for {@code owner}, waiting up to the acquire timeout, retried by the
+   * settings' policy.
+   *
+   * @throws TooManyWaitersException when every attempt found the waiting room full
+   * @throws LockTimeoutException when every attempt waited out its timeout
+   */
+  public LockLease acquire(String lockName, String owner, LockSettings settings) {
+    RetryPolicy<LockLease> retry = RetryPolicy.<LockLease>builder()
+        .handle(LockUnavailableException.class)
+        .withMaxAttempts(settings.retryAttempts())
+        .withBackoff(settings.retryBackoff(), settings.retryMaxBackoff())
+        .withJitter(0.25)
+        .onRetry(e -> LOG.info("lock '{}' unavailable for '{}', retry {}: {}", lockName, owner,
+            e.getAttemptCount(), e.getLastException().getMessage()))
+        .build();
+    return Failsafe.with(retry).get(() -> acquireOnce(lockName, owner, settings));
+  }
+
+  /** One attempt: waits up to the acquire timeout, as one of at most max-waiters callers. */
+  public LockLease acquireOnce(String lockName, String owner, LockSettings settings) {
+    Optional<LockLease> granted = tryAcquire(lockName, owner, settings.leaseDuration());
+    if (granted.isPresent()) {
+      return granted.get();
+    }
+    if (settings.acquireTimeout().isZero()) {
+      throw new LockTimeoutException(lockName, Duration.ZERO, holder(lockName));
+    }
+    byte[] waiterRow = waiterRow(lockName, UUID.randomUUID().toString());
+    int waiting = liveWaiters(lockName);
+    if (waiting >= settings.maxWaiters()) {
+      throw new TooManyWaitersException(lockName, waiting, settings.maxWaiters(), holder(lockName));
+    }
+    put(new Put(waiterRow).addColumn(FAMILY, EXPIRES, Bytes.toBytes(
+        clock.millis() + settings.acquireTimeout().toMillis() + settings.leaseDuration().toMillis())));
+    try {
+      RetryPolicy<Optional<LockLease>> poll = RetryPolicy.<Optional<LockLease>>builder()
+          .handleResultIf(Optional::isEmpty)
+          .withBackoff(Duration.ofMillis(20), Duration.ofMillis(500))
+          .withJitter(0.3)
+          .withMaxRetries(-1)
+          .withMaxDuration(settings.acquireTimeout())
+          .build();
+      Optional<LockLease> lease = Failsafe.with(poll)
+          .get(() -> tryAcquire(lockName, owner, settings.leaseDuration()));
+      return lease.orElseThrow(
+          () -> new LockTimeoutException(lockName, settings.acquireTimeout(), holder(lockName)));
+    } catch (FailsafeException e) {
+      throw new StorageException("waiting for lock '" + lockName + "'", e.getCause());
+    } finally {
+      delete(new Delete(waiterRow));
+    }
+  }
+
+  /** Takes the lock if it is free or its lease has expired; empty if someone else holds it. */
+  public Optional<LockLease> tryAcquire(String lockName, String owner, Duration lease) {
+    byte[] row = lockRow(lockName);
+    Result r = get(row);
+    long now = clock.millis();
+    long lastToken = 0;
+    byte[] observedExpiry = null;
+    if (!r.isEmpty()) {
+      lastToken = Bytes.toLong(r.getValue(FAMILY, TOKEN));
+      observedExpiry = r.getValue(FAMILY, EXPIRES);
+      if (Bytes.toLong(observedExpiry) > now) {
+        return Optional.empty();
+      }
+    }
+    LockLease granted = new LockLease(lockName, owner, lastToken + 1, Instant.ofEpochMilli(now),
+        Instant.ofEpochMilli(now + lease.toMillis()));
+    Put put = new Put(row).addColumn(FAMILY, OWNER, Bytes.toBytes(owner))
+        .addColumn(FAMILY, TOKEN, Bytes.toBytes(granted.token()))
+        .addColumn(FAMILY, ACQUIRED, Bytes.toBytes(now))
+        .addColumn(FAMILY, EXPIRES, Bytes.toBytes(granted.expiresAt().toEpochMilli()));
+    CheckAndMutate cam = r.isEmpty()
+        ? CheckAndMutate.newBuilder(row).ifNotExists(FAMILY, TOKEN).build(put)
+        : CheckAndMutate.newBuilder(row).ifMatches(allEqual(TOKEN, Bytes.toBytes(lastToken),
+            EXPIRES, observedExpiry)).build(put);
+    if (checkAndMutate(cam)) {
+      if (lastToken > 0 && observedExpiry != null && Bytes.toLong(observedExpiry) > 0) {
+        LOG.warn("lock '{}': took over an expired lease (token {}) for '{}'", lockName, lastToken, owner);
+      }
+      return Optional.of(granted);
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Extends the lease by its duration from now.
+   *
+   * @throws LeaseLostException if the lease was taken over or broken
+   */
+  public LockLease renew(LockLease lease, Duration duration) {
+    Instant expires = clock.instant().plus(duration);
+    Put put = new Put(lockRow(lease.lockName()))
+        .addColumn(FAMILY, EXPIRES, Bytes.toBytes(expires.toEpochMilli()));
+    if (!checkAndMutate(ownedBy(lease, put))) {
+      throw new LeaseLostException(lease);
+    }
+    return lease.renewedUntil(expires);
+  }
+
+  /** Releases the lease; a lease no longer held is left alone, with a warning. */
+  public boolean release(LockLease lease) {
+    if (!checkAndMutate(ownedBy(lease, freeing(lease.lockName())))) {
+      LOG.warn("lock '{}' was not released by '{}': its lease (token {}) is no longer held",
+          lease.lockName(), lease.owner(), lease.token());
+      return false;
+    }
+    return true;
+  }
+
+  /** Frees the lock whoever holds it; the holder's next heartbeat or publish fails. */
+  public Optional<LockLease> breakLock(String lockName) {
+    byte[] row = lockRow(lockName);
+    Result r = get(row);
+    if (r.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<LockLease> holder = decode(lockName, r);
+    CheckAndMutate cam = CheckAndMutate.newBuilder(row)
+        .ifEquals(FAMILY, TOKEN, r.getValue(FAMILY, TOKEN)).build(freeing(lockName));
+    if (!checkAndMutate(cam)) {
+      return breakLock(lockName); // granted again meanwhile: break that grant
+    }
+    holder.ifPresent(h -> LOG.warn("lock '{}' broken: lease of '{}' (token {}) revoked", lockName,
+        h.owner(), h.token()));
+    return holder;
+  }
+
+  public LockStatus status(String lockName) {
+    Result r = get(lockRow(lockName));
+    long token = r.isEmpty() ? 0 : Bytes.toLong(r.getValue(FAMILY, TOKEN));
+    return new LockStatus(lockName, decode(lockName, r), token, liveWaiters(lockName));
+  }
+
+  /** Every lock that has a row, with its status. */
+  public List<LockStatus> statusAll() {
+    List<LockStatus> out = new ArrayList<>();
+    try (Table table = connection.getTable(name);
+        ResultScanner rs = table.getScanner(new Scan().setRowPrefixFilter(new byte[] {'L'}))) {
+      for (Result r : rs) {
+        String name = Bytes.toString(r.getRow(), 1, r.getRow().length - 1);
+        out.add(new LockStatus(name, decode(name, r), Bytes.toLong(r.getValue(FAMILY, TOKEN)),
+            liveWaiters(name)));
+      }
+    } catch (IOException e) {
+      throw new StorageException("reading locks of " + name, e);
+    }
+    return out;
+  }
+
+  /** Records that a reader uses {@code snapshot} until {@code expires}; cleanup leaves it alone. */
+  public String pin(SnapshotId snapshot, String owner, Instant expires) {
+    String pinId = UUID.randomUUID().toString();
+    renewPin(snapshot, pinId, owner, expires);
+    return pinId;
+  }
+
+  public void renewPin(SnapshotId snapshot, String pinId, String owner, Instant expires) {
+    put(new Put(pinRow(snapshot, pinId)).addColumn(FAMILY, OWNER, Bytes.toBytes(owner))
+        .addColumn(FAMILY, EXPIRES, Bytes.toBytes(expires.toEpochMilli())));
+  }
+
+  public void unpin(SnapshotId snapshot, String pinId) {
+    delete(new Delete(pinRow(snapshot, pinId)));
+  }
+
+  /** How many unexpired reader pins {@code snapshot} has. */
+  public int livePins(SnapshotId snapshot) {
+    return countLive(Bytes.add(new byte[] {'P'}, snapshot.toBytes()));
+  }
+
+  private Optional<LockLease> holder(String lockName, Result r) {
+    return decode(lockName, r);
+  }
+
+  private LockLease holder(String lockName) {
+    return holder(lockName, get(lockRow(lockName))).orElse(null);
+  }
+
+  private static Optional<LockLease> decode(String lockName, Result r) {
+    if (r.isEmpty() || Bytes.toLong(r.getValue(FAMILY, EXPIRES)) == 0) {
+      return Optional.empty();
+    }
+    return Optional.of(new LockLease(lockName, Bytes.toString(r.getValue(FAMILY, OWNER)),
+        Bytes.toLong(r.getValue(FAMILY, TOKEN)),
+        Instant.ofEpochMilli(Bytes.toLong(r.getValue(FAMILY, ACQUIRED))),
+        Instant.ofEpochMilli(Bytes.toLong(r.getValue(FAMILY, EXPIRES)))));
+  }
+
+  private int liveWaiters(String lockName) {
+    return countLive(Bytes.add(new byte[] {'W'}, Bytes.toBytes(lockName), new byte[] {0}));
+  }
+
+  private int countLive(byte[] prefix) {
+    long now = clock.millis();
+    int live = 0;
+    List<Delete> stale = new ArrayList<>();
+    try (Table table = connection.getTable(name);
+        ResultScanner rs = table.getScanner(new Scan().setRowPrefixFilter(prefix).addColumn(FAMILY, EXPIRES))) {
+      for (Result r : rs) {
+        if (Bytes.toLong(r.getValue(FAMILY, EXPIRES)) > now) {
+          live++;
+        } else {
+          stale.add(new Delete(r.getRow()));
+        }
+      }
+      if (!stale.isEmpty()) {
+        table.delete(stale); // waiters and pins of callers that died
+      }
+    } catch (IOException e) {
+      throw new StorageException("reading " + name, e);
+    }
+    return live;
+  }
+
+  private static Put freeing(String lockName) {
+    return new Put(lockRow(lockName)).addColumn(FAMILY, OWNER, new byte[0])
+        .addColumn(FAMILY, EXPIRES, Bytes.toBytes(0L));
+  }
+
+  private static CheckAndMutate ownedBy(LockLease lease, Put put) {
+    return CheckAndMutate.newBuilder(lockRow(lease.lockName()))
+        .ifMatches(allEqual(TOKEN, Bytes.toBytes(lease.token()), OWNER, Bytes.toBytes(lease.owner())))
+        .build(put);
+  }
+
+  private static Filter allEqual(byte[] q1, byte[] v1, byte[] q2, byte[] v2) {
+    return new FilterList(FilterList.Operator.MUST_PASS_ALL, equal(q1, v1), equal(q2, v2));
+  }
+
+  private static SingleColumnValueFilter equal(byte[] qualifier, byte[] value) {
+    SingleColumnValueFilter f = new SingleColumnValueFilter(FAMILY, qualifier, CompareOperator.EQUAL, value);
+    f.setFilterIfMissing(true);
+    return f;
+  }
+
+  private static byte[] lockRow(String lockName) {
+    return Bytes.add(new byte[] {'L'}, Bytes.toBytes(lockName));
+  }
+
+  private static byte[] waiterRow(String lockName, String waiterId) {
+    return Bytes.add(Bytes.add(new byte[] {'W'}, Bytes.toBytes(lockName), new byte[] {0}), Bytes.toBytes(waiterId));
+  }
+
+  private static byte[] pinRow(SnapshotId snapshot, String pinId) {
+    return Bytes.add(new byte[] {'P'}, snapshot.toBytes(), Bytes.toBytes(pinId));
+  }
+
+  private Result get(byte[] row) {
+    try (Table table = connection.getTable(name)) {
+      return table.get(new Get(row).addFamily(FAMILY));
+    } catch (IOException e) {
+      throw new StorageException("reading " + name, e);
+    }
+  }
+
+  private void put(Put put) {
+    try (Table table = connection.getTable(name)) {
+      table.put(put);
+    } catch (IOException e) {
+      throw new StorageException("writing " + name, e);
+    }
+  }
+
+  private void delete(Delete delete) {
+    try (Table table = connection.getTable(name)) {
+      table.delete(delete);
+    } catch (IOException e) {
+      throw new StorageException("writing " + name, e);
+    }
+  }
+
+  private boolean checkAndMutate(CheckAndMutate cam) {
+    try (Table table = connection.getTable(name)) {
+      return table.checkAndMutate(cam).isSuccess();
+    } catch (IOException e) {
+      throw new StorageException("changing a lease in " + name, e);
+    }
+  }
+}

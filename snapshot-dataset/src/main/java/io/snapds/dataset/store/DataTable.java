@@ -1,0 +1,178 @@
+package io.snapds.dataset.store;
+
+import io.snapds.dataset.RowScan;
+import io.snapds.dataset.RowScanner;
+import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotRow;
+import io.snapds.dataset.StorageException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
+import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Reads and range-deletes snapshots in the data table. Data rows carry no transaction
+ * information: a snapshot's range is written once, before it is published, and read only after,
+ * so plain HBase reads are the right ones.
+ */
+public final class DataTable {
+  private final Connection connection;
+  private final TableName name;
+
+  public DataTable(Connection connection, TableName name) {
+    this.connection = connection;
+    this.name = name;
+  }
+
+  public TableName name() {
+    return name;
+  }
+
+  /** The HBase scan that reads {@code scan} within one snapshot; adapters (MapReduce) reuse it. */
+  public static Scan toHBaseScan(SnapshotId snapshot, RowScan scan) {
+    byte[] start = scan.startKey().map(k -> Bytes.add(snapshot.toBytes(), k)).orElse(RowKeys.start(snapshot));
+    byte[] stop = scan.stopKey().map(k -> Bytes.add(snapshot.toBytes(), k)).orElse(RowKeys.stop(snapshot));
+    Scan s = new Scan().withStartRow(start).withStopRow(stop).setCaching(scan.caching());
+    addColumns(s, scan);
+    if (scan.limit() > 0 && scan.limit() <= Integer.MAX_VALUE) {
+      s.setLimit((int) scan.limit());
+    }
+    return s;
+  }
+
+  private static void addColumns(Scan s, RowScan scan) {
+    for (RowScan.Column c : scan.columns()) {
+      if (c.qualifier() == null) {
+        s.addFamily(c.family());
+      } else {
+        s.addColumn(c.family(), c.qualifier());
+      }
+    }
+  }
+
+  public Optional<SnapshotRow> get(SnapshotId snapshot, byte[] key, RowScan projection) {
+    return get(snapshot, List.of(key), projection).get(0);
+  }
+
+  public List<Optional<SnapshotRow>> get(SnapshotId snapshot, List<byte[]> keys, RowScan projection) {
+    List<Get> gets = new ArrayList<>(keys.size());
+    for (byte[] k : keys) {
+      Get g = new Get(RowKeys.rowKey(snapshot, k));
+      for (RowScan.Column c : projection.columns()) {
+        if (c.qualifier() == null) {
+          g.addFamily(c.family());
+        } else {
+          g.addColumn(c.family(), c.qualifier());
+        }
+      }
+      gets.add(g);
+    }
+    try (Table t = connection.getTable(name)) {
+      List<Optional<SnapshotRow>> out = new ArrayList<>(keys.size());
+      for (Result r : t.get(gets)) {
+        out.add(r.isEmpty() ? Optional.empty() : Optional.of(toRow(r)));
+      }
+      return out;
+    } catch (IOException e) {
+      throw new StorageException("reading " + name + " snapshot " + snapshot, e);
+    }
+  }
+
+  public RowScanner scan(SnapshotId snapshot, RowScan scan) {
+    try {
+      Table t = connection.getTable(name);
+      return new Scanner(t, t.getScanner(toHBaseScan(snapshot, scan)), scan.limit());
+    } catch (IOException e) {
+      throw new StorageException("scanning " + name + " snapshot " + snapshot, e);
+    }
+  }
+
+  /** Converts an HBase result of the data table into the user's row (prefix stripped). */
+  public static SnapshotRow toRow(Result r) {
+    NavigableMap<byte[], NavigableMap<byte[], byte[]>> families = r.getNoVersionMap();
+    return new SnapshotRow(RowKeys.userKey(r.getRow()), families);
+  }
+
+  /** Deletes every row of the snapshot; returns how many rows it deleted. Idempotent. */
+  public long deleteSnapshot(SnapshotId snapshot, int batchSize) {
+    Scan s = new Scan().withStartRow(RowKeys.start(snapshot)).withStopRow(RowKeys.stop(snapshot))
+        .setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
+        .setCaching(batchSize).setCacheBlocks(false);
+    long deleted = 0;
+    try (Table t = connection.getTable(name); ResultScanner rs = t.getScanner(s)) {
+      List<Delete> batch = new ArrayList<>(batchSize);
+      for (Result r : rs) {
+        batch.add(new Delete(r.getRow()));
+        if (batch.size() >= batchSize) {
+          deleted += batch.size();
+          t.delete(batch);
+          batch = new ArrayList<>(batchSize);
+        }
+      }
+      deleted += batch.size();
+      t.delete(batch);
+      return deleted;
+    } catch (IOException e) {
+      throw new StorageException("deleting rows of snapshot " + snapshot + " from " + name, e);
+    }
+  }
+
+  private static final class Scanner implements RowScanner {
+    private final Table table;
+    private final ResultScanner scanner;
+    private final long limit;
+
+    Scanner(Table table, ResultScanner scanner, long limit) {
+      this.table = table;
+      this.scanner = scanner;
+      this.limit = limit;
+    }
+
+    @Override
+    public Iterator<SnapshotRow> iterator() {
+      Iterator<Result> it = scanner.iterator();
+      return new Iterator<>() {
+        private long returned;
+
+        @Override
+        public boolean hasNext() {
+          return (limit == 0 || returned < limit) && it.hasNext();
+        }
+
+        @Override
+        public SnapshotRow next() {
+          if (!hasNext()) {
+            throw new NoSuchElementException();
+          }
+          returned++;
+          return toRow(it.next());
+        }
+      };
+    }
+
+    @Override
+    public void close() {
+      scanner.close();
+      try {
+        table.close();
+      } catch (IOException e) {
+        throw new StorageException("closing scanner", e);
+      }
+    }
+  }
+}

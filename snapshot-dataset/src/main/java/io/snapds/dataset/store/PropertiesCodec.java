@@ -1,0 +1,100 @@
+package io.snapds.dataset.store;
+
+import com.google.common.base.Splitter;
+import io.snapds.dataset.CorruptMetadataException;
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.DatasetProperties;
+import io.snapds.dataset.RetentionPolicy;
+import io.snapds.dataset.lock.LockSettings;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Dataset properties as string columns of the metadata table's {@code p} row, so that an operator
+ * can read them with the HBase shell. Decoding validates them again: a property row that a
+ * person edited into nonsense fails the open with the bad key and value named.
+ */
+public final class PropertiesCodec {
+  public static final int FORMAT_VERSION = 1;
+
+  private PropertiesCodec() {}
+
+  public static Map<String, String> encode(DatasetProperties p) {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("format.version", Integer.toString(FORMAT_VERSION));
+    m.put("families", String.join(",", p.families()));
+    m.put("retention.last", Integer.toString(p.retention().retainLast()));
+    p.retention().maxAge().ifPresent(a -> m.put("retention.max.age", a.toString()));
+    LockSettings l = p.lockSettings();
+    m.put("lock.lease", l.leaseDuration().toString());
+    m.put("lock.heartbeat", l.heartbeatInterval().toString());
+    m.put("lock.acquire.timeout", l.acquireTimeout().toString());
+    m.put("lock.max.waiters", Integer.toString(l.maxWaiters()));
+    m.put("lock.retry.attempts", Integer.toString(l.retryAttempts()));
+    m.put("lock.retry.backoff", l.retryBackoff().toString());
+    m.put("lock.retry.max.backoff", l.retryMaxBackoff().toString());
+    m.put("build.max.time", p.maxBuildTime().toString());
+    m.put("commit.retries", Integer.toString(p.commitRetries()));
+    return m;
+  }
+
+  public static DatasetProperties decode(DatasetId dataset, Map<String, String> m) {
+    Reader r = new Reader(dataset, m);
+    int format = r.integer("format.version");
+    if (format > FORMAT_VERSION) {
+      throw new CorruptMetadataException(dataset, "p", "format.version " + format
+          + " is newer than this library understands (" + FORMAT_VERSION + "): upgrade the library");
+    }
+    try {
+      RetentionPolicy retention = RetentionPolicy.retainLast(r.integer("retention.last"));
+      if (m.containsKey("retention.max.age")) {
+        retention = retention.withMaxAge(r.duration("retention.max.age"));
+      }
+      LockSettings lock = LockSettings.builder()
+          .leaseDuration(r.duration("lock.lease"))
+          .heartbeatInterval(r.duration("lock.heartbeat"))
+          .acquireTimeout(r.duration("lock.acquire.timeout"))
+          .maxWaiters(r.integer("lock.max.waiters"))
+          .retryAttempts(r.integer("lock.retry.attempts"))
+          .retryBackoff(r.duration("lock.retry.backoff"), r.duration("lock.retry.max.backoff"))
+          .build();
+      return DatasetProperties.builder()
+          .families(Splitter.on(',').splitToList(r.string("families")))
+          .retention(retention).lockSettings(lock)
+          .maxBuildTime(r.duration("build.max.time"))
+          .commitRetries(r.integer("commit.retries"))
+          .build();
+    } catch (IllegalArgumentException e) {
+      throw new CorruptMetadataException(dataset, "p", "invalid properties: " + e.getMessage());
+    }
+  }
+
+  private record Reader(DatasetId dataset, Map<String, String> m) {
+    String string(String key) {
+      String v = m.get(key);
+      if (v == null) {
+        throw new CorruptMetadataException(dataset, "p", "missing property '" + key + "'");
+      }
+      return v;
+    }
+
+    int integer(String key) {
+      String v = string(key);
+      try {
+        return Integer.parseInt(v);
+      } catch (NumberFormatException e) {
+        throw new CorruptMetadataException(dataset, "p", "property '" + key + "' is not a number: '" + v + "'");
+      }
+    }
+
+    Duration duration(String key) {
+      String v = string(key);
+      try {
+        return Duration.parse(v);
+      } catch (RuntimeException e) {
+        throw new CorruptMetadataException(dataset, "p", "property '" + key + "' is not a duration: '" + v + "'");
+      }
+    }
+  }
+}

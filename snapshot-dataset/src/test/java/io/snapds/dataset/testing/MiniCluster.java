@@ -1,0 +1,113 @@
+package io.snapds.dataset.testing;
+
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.SnapshotDatasets;
+import io.snapds.dataset.tx.LocalTransactionService;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.tephra.TransactionSystemClient;
+import org.apache.tephra.TxConstants;
+
+/**
+ * One HBase mini cluster and one Tephra transaction manager for the whole test JVM (a module's
+ * test run), started on first use and stopped when the JVM exits. Test classes get it through
+ * {@link MiniClusterExtension}; each test uses its own dataset name ({@link #uniqueDataset}).
+ */
+public final class MiniCluster {
+  private static final AtomicInteger NAMES = new AtomicInteger();
+  private static MiniCluster instance;
+
+  private final HBaseTestingUtility util;
+  private final Connection connection;
+  private final Path txStateDir;
+  private LocalTransactionService tx;
+
+  private MiniCluster() throws Exception {
+    util = new HBaseTestingUtility();
+    util.getConfiguration().setInt("hbase.client.retries.number", 5);
+    util.startMiniCluster();
+    connection = ConnectionFactory.createConnection(util.getConfiguration());
+    txStateDir = Files.createTempDirectory("snapds-tx");
+    tx = LocalTransactionService.persistent(txStateDir.toFile(), txConfiguration());
+  }
+
+  /** The shared instance, started on first call. */
+  public static synchronized MiniCluster get() {
+    if (instance == null) {
+      try {
+        instance = new MiniCluster();
+      } catch (Exception e) {
+        throw new IllegalStateException("starting the HBase mini cluster failed", e);
+      }
+      Runtime.getRuntime().addShutdownHook(new Thread(instance::stop, "mini-cluster-stop"));
+    }
+    return instance;
+  }
+
+  private Configuration txConfiguration() {
+    Configuration conf = new Configuration(util.getConfiguration());
+    // time out dead writers' transactions quickly, and check often
+    conf.setInt(TxConstants.Manager.CFG_TX_CLEANUP_INTERVAL, 1);
+    return conf;
+  }
+
+  public HBaseTestingUtility util() {
+    return util;
+  }
+
+  public Configuration configuration() {
+    return util.getConfiguration();
+  }
+
+  public Connection connection() {
+    return connection;
+  }
+
+  public synchronized TransactionSystemClient txClient() {
+    return tx.client();
+  }
+
+  public synchronized LocalTransactionService txService() {
+    return tx;
+  }
+
+  /**
+   * Stops the transaction manager and starts a new one over the same persisted state: what a
+   * restart of the transaction service looks like to clients.
+   */
+  public synchronized LocalTransactionService restartTransactionManager() {
+    tx.close();
+    tx = LocalTransactionService.persistent(txStateDir.toFile(), txConfiguration());
+    return tx;
+  }
+
+  public SnapshotDatasets datasets() {
+    return SnapshotDatasets.using(connection, txClient());
+  }
+
+  /** A dataset name no other test in this JVM uses. */
+  public static DatasetId uniqueDataset(String prefix) {
+    return DatasetId.of("t", prefix + "_" + NAMES.incrementAndGet());
+  }
+
+  private void stop() {
+    try {
+      tx.close();
+    } catch (RuntimeException ignored) {
+      // stopping anyway
+    }
+    try {
+      connection.close();
+      util.shutdownMiniCluster();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
