@@ -66,7 +66,7 @@ final class MetadataCodec {
       switch (key[0]) {
         case STATE -> {
           version = cols.longValue(VERSION);
-          long cur = cols.longValue(CURRENT);
+          long cur = cols.optionalLong("current", 0);
           current = cur == 0 ? null : cols.id(cur);
         }
         case SNAPSHOT -> {
