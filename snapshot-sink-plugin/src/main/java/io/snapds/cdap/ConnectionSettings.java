@@ -1,5 +1,8 @@
 package io.snapds.cdap;
 
+import io.snapds.dataset.StorageException;
+import io.snapds.dataset.mapreduce.JobDatasets;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -13,7 +16,7 @@ import org.apache.hadoop.hbase.HConstants;
  * HBase configuration and where the transaction service is. Immutable.
  */
 public final class ConnectionSettings {
-  /** Where Tephra's ZooKeeper discovery looks for the service (Tephra's own key). */
+  /** Where Tephra's ZooKeeper discovery looks for the service (Tephra's own key; default the HBase quorum). */
   static final String TX_ZOOKEEPER_QUORUM = "data.tx.zookeeper.quorum";
 
   @Nullable
@@ -70,7 +73,10 @@ public final class ConnectionSettings {
     if (transactionZookeeperQuorum != null) {
       out.put(TX_ZOOKEEPER_QUORUM, transactionZookeeperQuorum);
     }
-    out.put(PluginConfKeys.TRANSACTION_SERVICE, transactionService.toString());
+    if (transactionService.inProcess()) {
+      out.put(JobDatasets.TX_CLIENT_FACTORY, InProcessTransactionClientFactory.class.getName());
+      out.put(PluginConfKeys.IN_PROCESS_TX_NAME, transactionService.inProcessName());
+    }
     return out;
   }
 
@@ -79,6 +85,32 @@ public final class ConnectionSettings {
     Configuration conf = HBaseConfiguration.create(base == null ? new Configuration() : base);
     asConfiguration().forEach(conf::set);
     return conf;
+  }
+
+  /**
+   * Connects to HBase and the transaction service (for the driver side of a run: prepareRun and
+   * onRunFinish); the tasks connect through the same settings in their job configuration.
+   *
+   * @throws StorageException if HBase cannot be reached
+   * @throws IllegalStateException if the transaction service cannot be reached, or an
+   *     in-process client is not registered
+   */
+  public JobDatasets open() {
+    Configuration conf = hbaseConfiguration(null);
+    try {
+      return JobDatasets.open(conf);
+    } catch (IOException e) {
+      throw new StorageException("connecting to HBase at " + conf.get(HConstants.ZOOKEEPER_QUORUM), e);
+    }
+  }
+
+  /** Closes what {@link #open()} opened. */
+  static void close(JobDatasets datasets) {
+    try {
+      datasets.close();
+    } catch (IOException e) {
+      throw new StorageException("closing the HBase connection", e);
+    }
   }
 
   @Override

@@ -2,8 +2,8 @@ package io.snapds.cdap;
 
 /** Keys this plugin puts into job configurations and runtime arguments. */
 final class PluginConfKeys {
-  /** The transaction service ({@link TransactionServiceSpec}) tasks and drivers use. */
-  static final String TRANSACTION_SERVICE = "snapds.cdap.transaction.service";
+  /** The name of the in-process transaction client ({@link InProcessTransactionClientFactory}). */
+  static final String IN_PROCESS_TX_NAME = "snapds.cdap.transaction.in-process.name";
 
   private PluginConfKeys() {
   }

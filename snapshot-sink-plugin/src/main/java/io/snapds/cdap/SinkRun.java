@@ -10,6 +10,7 @@ import io.snapds.dataset.SnapshotDatasets;
 import io.snapds.dataset.SnapshotHandle;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotWriter;
+import io.snapds.dataset.mapreduce.JobDatasets;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,12 +24,12 @@ import org.slf4j.LoggerFactory;
 final class SinkRun implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SinkRun.class);
 
-  private final DatasetConnection connection;
+  private final JobDatasets connection;
   private final SnapshotDataset dataset;
   private final SnapshotWriter writer;
   private final String runId;
 
-  private SinkRun(DatasetConnection connection, SnapshotDataset dataset, SnapshotWriter writer, String runId) {
+  private SinkRun(JobDatasets connection, SnapshotDataset dataset, SnapshotWriter writer, String runId) {
     this.connection = connection;
     this.dataset = dataset;
     this.writer = writer;
@@ -44,7 +45,7 @@ final class SinkRun implements AutoCloseable {
    * @throws io.snapds.dataset.lock.LockUnavailableException when the writer lock could not be had
    */
   static SinkRun begin(SnapshotSinkConfig config, BatchSinkContext context) {
-    DatasetConnection connection = DatasetConnection.open(config.connectionSettings(), null);
+    JobDatasets connection = config.connectionSettings().open();
     try {
       SnapshotDataset dataset = openOrCreate(connection.datasets(), config);
       FailureCollector collector = context.getFailureCollector();
@@ -72,7 +73,7 @@ final class SinkRun implements AutoCloseable {
       }
       return new SinkRun(connection, dataset, writer, runId);
     } catch (RuntimeException e) {
-      connection.close();
+      ConnectionSettings.close(connection);
       throw e;
     }
   }
@@ -86,13 +87,13 @@ final class SinkRun implements AutoCloseable {
     if (handle == null) {
       return Optional.empty();
     }
-    DatasetConnection connection = DatasetConnection.open(config.connectionSettings(), null);
+    JobDatasets connection = config.connectionSettings().open();
     try {
       SnapshotDataset dataset = connection.datasets().open(config.datasetId());
       SnapshotWriter writer = dataset.resume(SnapshotHandle.decode(handle));
       return Optional.of(new SinkRun(connection, dataset, writer, "resumed"));
     } catch (RuntimeException e) {
-      connection.close();
+      ConnectionSettings.close(connection);
       throw e;
     }
   }
@@ -112,10 +113,6 @@ final class SinkRun implements AutoCloseable {
 
   SnapshotDataset dataset() {
     return dataset;
-  }
-
-  DatasetConnection connection() {
-    return connection;
   }
 
   /** The run's snapshot; empty when the run was published before and nothing is written. */
@@ -148,7 +145,7 @@ final class SinkRun implements AutoCloseable {
     try {
       writer.close();
     } finally {
-      connection.close();
+      ConnectionSettings.close(connection);
     }
   }
 }

@@ -3,31 +3,33 @@ package io.snapds.cdap;
 import io.cdap.cdap.api.data.batch.InputFormatProvider;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotId;
-import io.snapds.dataset.SnapshotRow;
-import java.util.LinkedHashMap;
+import io.snapds.dataset.mapreduce.SnapshotInputFormat;
+import io.snapds.dataset.mapreduce.SnapshotInputFormatImpl;
+import io.snapds.dataset.mapreduce.SnapshotSelector;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 
-/** PLACEHOLDER until the mapreduce formats land. */
+/** The source's input: the project's {@link SnapshotInputFormat} on one snapshot id, one family. */
 final class SnapshotInputs {
   private SnapshotInputs() {
   }
 
-  static InputFormatProvider provider(ConnectionSettings settings, DatasetId dataset, SnapshotId snapshot, String family) {
-    Map<String, String> conf = new LinkedHashMap<>(settings.asConfiguration());
-    return new InputFormatProvider() {
-      @Override
-      public String getInputFormatClassName() {
-        return "io.snapds.dataset.mapreduce.SnapshotInputFormat";
-      }
-
-      @Override
-      public Map<String, String> getInputFormatConfiguration() {
-        return conf;
-      }
-    };
+  /**
+   * Reads {@code snapshot} (resolved by the source in prepareRun, so that the job reads exactly
+   * that one) of {@code dataset}, only the column family {@code family}.
+   */
+  static InputFormatProvider provider(ConnectionSettings settings, DatasetId dataset, SnapshotId snapshot,
+      String family) {
+    Configuration conf = new Configuration(false);
+    settings.asConfiguration().forEach(conf::set);
+    SnapshotInputFormatImpl.setInput(conf, dataset, SnapshotSelector.snapshot(snapshot));
+    SnapshotInputFormatImpl.setColumns(conf, family);
+    return new FormatProvider(SnapshotInputFormat.class.getName(), toMap(conf));
   }
 
-  static SnapshotRow row(Object value) {
-    return (SnapshotRow) value;
+  static Map<String, String> toMap(Configuration conf) {
+    Map<String, String> out = new java.util.LinkedHashMap<>();
+    conf.forEach(e -> out.put(e.getKey(), e.getValue()));
+    return out;
   }
 }

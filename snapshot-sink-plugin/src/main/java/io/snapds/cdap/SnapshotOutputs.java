@@ -3,7 +3,6 @@ package io.snapds.cdap;
 import io.cdap.cdap.api.data.batch.OutputFormatProvider;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotHandle;
-import io.snapds.dataset.SnapshotRow;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -26,9 +25,5 @@ final class SnapshotOutputs {
         return conf;
       }
     };
-  }
-
-  static Object value(SnapshotRow row) {
-    return row;
   }
 }

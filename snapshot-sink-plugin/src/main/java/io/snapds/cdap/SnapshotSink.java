@@ -18,6 +18,7 @@ import io.snapds.cdap.codec.RecordCodec;
 import io.snapds.dataset.SnapshotHandle;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotInfo;
+import io.snapds.dataset.mapreduce.SnapshotRowWritable;
 import java.util.Optional;
 import javax.annotation.Nullable;
 import org.apache.hadoop.io.NullWritable;
@@ -47,7 +48,7 @@ import org.slf4j.LoggerFactory;
 @Name(SnapshotSink.NAME)
 @Description("Writes each pipeline run as one snapshot of a versioned snapshot dataset in HBase, published "
     + "atomically when the run succeeds.")
-public class SnapshotSink extends BatchSink<StructuredRecord, NullWritable, Object> {
+public class SnapshotSink extends BatchSink<StructuredRecord, NullWritable, SnapshotRowWritable> {
   public static final String NAME = "SnapshotDataset";
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotSink.class);
 
@@ -126,11 +127,11 @@ public class SnapshotSink extends BatchSink<StructuredRecord, NullWritable, Obje
   }
 
   @Override
-  public void transform(StructuredRecord input, Emitter<KeyValue<NullWritable, Object>> emitter) {
+  public void transform(StructuredRecord input, Emitter<KeyValue<NullWritable, SnapshotRowWritable>> emitter) {
     if (publishedBefore) {
       return;
     }
-    emitter.emit(new KeyValue<>(NullWritable.get(), SnapshotOutputs.value(codec.toRow(input))));
+    emitter.emit(new KeyValue<>(NullWritable.get(), new SnapshotRowWritable(codec.toRow(input))));
   }
 
   @Override

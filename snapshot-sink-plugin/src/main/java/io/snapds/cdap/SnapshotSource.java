@@ -17,8 +17,11 @@ import io.snapds.cdap.codec.RecordCodec;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotReader;
+import io.snapds.dataset.mapreduce.JobDatasets;
+import io.snapds.dataset.mapreduce.SnapshotRowWritable;
 import java.util.Optional;
 import javax.annotation.Nullable;
+import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,7 +36,7 @@ import org.slf4j.LoggerFactory;
 @Name(SnapshotSource.NAME)
 @Description("Reads one snapshot (the current one, a snapshot id, or the one current at a time) of a versioned "
     + "snapshot dataset in HBase.")
-public class SnapshotSource extends BatchSource<Object, Object, StructuredRecord> {
+public class SnapshotSource extends BatchSource<ImmutableBytesWritable, SnapshotRowWritable, StructuredRecord> {
   public static final String NAME = "SnapshotDataset";
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotSource.class);
 
@@ -61,10 +64,13 @@ public class SnapshotSource extends BatchSource<Object, Object, StructuredRecord
     FailureCollector collector = context.getFailureCollector();
     config.validate(collector);
     collector.getOrThrowException();
-    try (DatasetConnection connection = DatasetConnection.open(config.connectionSettings(), null)) {
-      SnapshotDataset dataset = connection.datasets().open(config.datasetId());
+    JobDatasets connection = config.connectionSettings().open();
+    try {
+      SnapshotDataset dataset = connection.open(config.datasetId());
       readSnapshot = resolve(dataset).snapshotId();
       LOG.info("Stage {} reads snapshot {} of {}", context.getStageName(), readSnapshot, dataset.id());
+    } finally {
+      ConnectionSettings.close(connection);
     }
     context.setInput(Input.of(config.referenceName(),
         SnapshotInputs.provider(config.connectionSettings(), config.datasetId(), readSnapshot, config.columnFamily())));
@@ -91,7 +97,7 @@ public class SnapshotSource extends BatchSource<Object, Object, StructuredRecord
   }
 
   @Override
-  public void transform(KeyValue<Object, Object> input, Emitter<StructuredRecord> emitter) {
-    emitter.emit(codec.fromRow(SnapshotInputs.row(input.getValue())));
+  public void transform(KeyValue<ImmutableBytesWritable, SnapshotRowWritable> input, Emitter<StructuredRecord> emitter) {
+    emitter.emit(codec.fromRow(input.getValue().get()));
   }
 }
