@@ -1,5 +1,6 @@
 package io.snapds.cdap;
 
+import io.cdap.cdap.api.data.batch.OutputFormatProvider;
 import io.cdap.cdap.etl.api.FailureCollector;
 import io.cdap.cdap.etl.api.batch.BatchSinkContext;
 import io.snapds.dataset.DatasetAlreadyExistsException;
@@ -11,6 +12,7 @@ import io.snapds.dataset.SnapshotHandle;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotWriter;
 import io.snapds.dataset.mapreduce.JobDatasets;
+import io.snapds.dataset.mapreduce.SnapshotRowCounter;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -115,9 +117,14 @@ final class SinkRun implements AutoCloseable {
     return dataset;
   }
 
-  /** The run's snapshot; empty when the run was published before and nothing is written. */
-  Optional<SnapshotHandle> handle() {
-    return writer.handle();
+  /**
+   * The stage's output: the snapshot output format writing into the run's snapshot, or
+   * discarding rows when the run was published before.
+   */
+  OutputFormatProvider output(ConnectionSettings settings) {
+    Optional<SnapshotInfo> published = writer.alreadyPublished();
+    return published.isPresent() ? SnapshotOutputs.discarding(settings, dataset.id(), published.get().id())
+        : SnapshotOutputs.writing(settings, dataset.id(), writer.handle().orElseThrow());
   }
 
   /**
@@ -130,7 +137,10 @@ final class SinkRun implements AutoCloseable {
       return writer.alreadyPublished();
     }
     if (succeeded) {
-      SnapshotInfo info = writer.commit();
+      // the tasks wrote through their own row writers: count what is in HBase for the summary
+      SnapshotRowCounter.Counts counts = SnapshotRowCounter.count(connection.connection(), dataset.id(),
+          writer.snapshotId());
+      SnapshotInfo info = writer.addCounts(counts.rows(), counts.bytes()).commit();
       LOG.info("Published snapshot {} of {} for run '{}'", info.id(), dataset.id(), runId);
       return Optional.of(info);
     }

@@ -3,27 +3,33 @@ package io.snapds.cdap;
 import io.cdap.cdap.api.data.batch.OutputFormatProvider;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotHandle;
+import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.mapreduce.SnapshotOutputFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 
-/** PLACEHOLDER until the mapreduce formats land: how the sink hands rows to the snapshot output format. */
+/** The sink's output: {@link PipelineSnapshotOutputFormat} on the snapshot prepareRun began. */
 final class SnapshotOutputs {
   private SnapshotOutputs() {
   }
 
-  static OutputFormatProvider provider(ConnectionSettings settings, DatasetId dataset, Optional<SnapshotHandle> handle) {
-    Map<String, String> conf = new LinkedHashMap<>(settings.asConfiguration());
-    return new OutputFormatProvider() {
-      @Override
-      public String getOutputFormatClassName() {
-        return "io.snapds.dataset.mapreduce.SnapshotOutputFormat";
-      }
+  /** Tasks write into {@code handle}'s snapshot of {@code dataset}. */
+  static OutputFormatProvider writing(ConnectionSettings settings, DatasetId dataset, SnapshotHandle handle) {
+    Map<String, String> conf = base(settings, dataset);
+    conf.put(SnapshotOutputFormat.HANDLE, handle.encode());
+    return new FormatProvider(PipelineSnapshotOutputFormat.class.getName(), conf);
+  }
 
-      @Override
-      public Map<String, String> getOutputFormatConfiguration() {
-        return conf;
-      }
-    };
+  /** The run was published before as {@code published}: tasks discard their rows. */
+  static OutputFormatProvider discarding(ConnectionSettings settings, DatasetId dataset, SnapshotId published) {
+    Map<String, String> conf = base(settings, dataset);
+    conf.put(SnapshotOutputFormat.ALREADY_PUBLISHED, published.toString());
+    return new FormatProvider(PipelineSnapshotOutputFormat.class.getName(), conf);
+  }
+
+  private static Map<String, String> base(ConnectionSettings settings, DatasetId dataset) {
+    Map<String, String> conf = new LinkedHashMap<>(settings.asConfiguration());
+    conf.put(SnapshotOutputFormat.DATASET, dataset.toString());
+    return conf;
   }
 }

@@ -80,8 +80,7 @@ public class SnapshotSink extends BatchSink<StructuredRecord, NullWritable, Snap
     collector.getOrThrowException();
     run = SinkRun.begin(config, context);
     try {
-      context.addOutput(Output.of(config.referenceName(),
-          SnapshotOutputs.provider(config.connectionSettings(), run.dataset().id(), run.handle())));
+      context.addOutput(Output.of(config.referenceName(), run.output(config.connectionSettings())));
     } catch (RuntimeException e) {
       run.close();
       run = null;
