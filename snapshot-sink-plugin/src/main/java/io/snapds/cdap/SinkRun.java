@@ -10,6 +10,7 @@ import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotDatasets;
 import io.snapds.dataset.SnapshotHandle;
 import io.snapds.dataset.SnapshotInfo;
+import io.snapds.dataset.SnapshotNotAvailableException;
 import io.snapds.dataset.SnapshotWriter;
 import io.snapds.dataset.mapreduce.JobDatasets;
 import io.snapds.dataset.mapreduce.SnapshotRowCounter;
@@ -82,18 +83,25 @@ final class SinkRun implements AutoCloseable {
 
   /**
    * Resumes the run's snapshot from the handle in the run's arguments, for an {@code onRunFinish}
-   * called on another instance than {@code prepareRun}. Empty when prepareRun recorded nothing.
+   * called on another instance than {@code prepareRun}. Empty when prepareRun recorded nothing,
+   * or the snapshot is no longer being built.
    */
   static Optional<SinkRun> resume(SnapshotSinkConfig config, BatchSinkContext context) {
     String handle = context.getArguments().get(PluginConfKeys.handleArgument(context.getStageName()));
     if (handle == null) {
       return Optional.empty();
     }
+    SnapshotHandle decoded = SnapshotHandle.decode(handle);
     JobDatasets connection = config.connectionSettings().open();
     try {
       SnapshotDataset dataset = connection.datasets().open(config.datasetId());
-      SnapshotWriter writer = dataset.resume(SnapshotHandle.decode(handle));
-      return Optional.of(new SinkRun(connection, dataset, writer, "resumed"));
+      SnapshotWriter writer = dataset.resume(decoded);
+      return Optional.of(new SinkRun(connection, dataset, writer, "resumed " + decoded.snapshotId()));
+    } catch (SnapshotNotAvailableException e) {
+      // prepareRun failed after beginning and aborted it, or it was finished already
+      LOG.info("Snapshot {} is no longer being built ({}): nothing to finish", decoded.snapshotId(), e.getMessage());
+      ConnectionSettings.close(connection);
+      return Optional.empty();
     } catch (RuntimeException e) {
       ConnectionSettings.close(connection);
       throw e;

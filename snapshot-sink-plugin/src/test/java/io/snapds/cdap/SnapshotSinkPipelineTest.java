@@ -81,6 +81,12 @@ class SnapshotSinkPipelineTest {
   /** configurePipeline, prepareRun, the job, onRunFinish(job succeeded and {@code pipelineSucceeds}). */
   private Run runSink(Map<String, String> properties, long logicalStartTime, List<Integer> records,
       Integer failAt, boolean pipelineSucceeds) throws Exception {
+    return runSink(properties, logicalStartTime, records, failAt, pipelineSucceeds, false);
+  }
+
+  /** The same; {@code finishOnNewInstance}: onRunFinish runs on another sink instance than prepareRun. */
+  private Run runSink(Map<String, String> properties, long logicalStartTime, List<Integer> records,
+      Integer failAt, boolean pipelineSucceeds, boolean finishOnNewInstance) throws Exception {
     SnapshotSink sink = new SnapshotSink(PluginConfigs.create(SnapshotSinkConfig.class, properties));
     sink.configurePipeline(new MockPipelineConfigurer(AllTypes.SCHEMA));
     FakeContext driver = FakeContext.builder().stage("snapshots").pipeline("daily")
@@ -89,7 +95,9 @@ class SnapshotSinkPipelineTest {
     assertEquals(1, driver.outputs().size(), "prepareRun adds one output");
     boolean ok = PipelineJobs.runSinkJob(MiniCluster.get().configuration(), work.resolve("in-" + System.nanoTime()),
         properties, driver, records, failAt);
-    sink.onRunFinish(ok && pipelineSucceeds, driver.sinkContext());
+    SnapshotSink finishing = finishOnNewInstance
+        ? new SnapshotSink(PluginConfigs.create(SnapshotSinkConfig.class, properties)) : sink;
+    finishing.onRunFinish(ok && pipelineSucceeds, driver.sinkContext());
     return new Run(ok, driver, Set.copyOf(PipelineJobs.INITIALIZED));
   }
 
@@ -178,6 +186,25 @@ class SnapshotSinkPipelineTest {
     assertEquals(before, dataset.snapshots(), "no snapshot was begun or published");
     assertEquals(current.id(), dataset.currentSnapshot().orElseThrow().id());
     assertEquals(inKeyOrder(first), read(dataset, current.id()));
+  }
+
+  @Test
+  void onRunFinishOnAnotherInstanceResumesTheRunFromItsArguments() throws Exception {
+    DatasetId id = MiniCluster.uniqueDataset("sink_resume");
+    Map<String, String> props = sinkProperties(id);
+    props.put("runId", "published-elsewhere");
+    Run run = runSink(props, 1L, List.of(7, 8, 9), null, true, true);
+    SnapshotDataset dataset = MiniCluster.get().datasets().open(id);
+    SnapshotInfo current = dataset.currentSnapshot().orElseThrow();
+    assertEquals(run.initialized(), Set.of(current.id()));
+    assertEquals(3, current.rowCount());
+    assertEquals(inKeyOrder(List.of(7, 8, 9)), read(dataset, current.id()));
+
+    props.put("runId", "aborted-elsewhere");
+    Run failed = runSink(props, 2L, List.of(1, 2), null, false, true);
+    SnapshotId abortedId = failed.initialized().iterator().next();
+    assertEquals(SnapshotState.ABORTED, dataset.snapshot(abortedId).state());
+    assertEquals(current.id(), dataset.currentSnapshot().orElseThrow().id());
   }
 
   @Test
