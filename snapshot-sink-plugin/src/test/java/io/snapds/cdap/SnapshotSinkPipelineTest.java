@@ -208,6 +208,45 @@ class SnapshotSinkPipelineTest {
   }
 
   @Test
+  void prepareRunReportsAnExistingDatasetWithoutTheColumnFamilyOnThatProperty() {
+    DatasetId id = MiniCluster.uniqueDataset("sink_family");
+    MiniCluster.get().datasets().create(id, io.snapds.dataset.DatasetProperties.builder().families("x").build());
+    SnapshotSink sink = new SnapshotSink(PluginConfigs.create(SnapshotSinkConfig.class, sinkProperties(id)));
+    FakeContext driver = FakeContext.builder().inputSchema(AllTypes.SCHEMA).build();
+    io.cdap.cdap.etl.api.validation.ValidationException e = org.junit.jupiter.api.Assertions.assertThrows(
+        io.cdap.cdap.etl.api.validation.ValidationException.class, () -> sink.prepareRun(driver.sinkContext()));
+    assertEquals("Dataset " + id + " has no column family 'd'; it has [x].", e.getFailures().get(0).getMessage());
+    assertEquals("columnFamily", e.getFailures().get(0).getCauses().get(0)
+        .getAttribute(io.cdap.cdap.etl.api.validation.CauseAttributes.STAGE_CONFIG));
+    assertTrue(driver.outputs().isEmpty());
+    assertEquals(List.of(), MiniCluster.get().datasets().open(id).snapshots(), "nothing was begun");
+  }
+
+  @Test
+  void aRunThatCannotGetTheWriterLockInTimeFailsInPrepareRunAndBeginsNothing() throws Exception {
+    DatasetId id = MiniCluster.uniqueDataset("sink_lock");
+    Map<String, String> props = sinkProperties(id);
+    props.put("lockAcquireTimeoutSeconds", "0");
+    props.put("runId", "first");
+    SnapshotSink holder = new SnapshotSink(PluginConfigs.create(SnapshotSinkConfig.class, props));
+    FakeContext first = FakeContext.builder().inputSchema(AllTypes.SCHEMA).build();
+    holder.prepareRun(first.sinkContext()); // holds the writer lock until its onRunFinish
+
+    props.put("runId", "second");
+    SnapshotSink waiting = new SnapshotSink(PluginConfigs.create(SnapshotSinkConfig.class, props));
+    FakeContext second = FakeContext.builder().inputSchema(AllTypes.SCHEMA).build();
+    org.junit.jupiter.api.Assertions.assertThrows(io.snapds.dataset.lock.LockUnavailableException.class,
+        () -> waiting.prepareRun(second.sinkContext()));
+    assertTrue(second.outputs().isEmpty());
+    assertEquals(1, MiniCluster.get().datasets().open(id).snapshots().size(), "only the holder's snapshot was begun");
+
+    holder.onRunFinish(false, first.sinkContext());
+    waiting.prepareRun(second.sinkContext()); // free now
+    waiting.onRunFinish(true, second.sinkContext());
+    assertEquals(Optional.of("second"), MiniCluster.get().datasets().open(id).currentSnapshot().orElseThrow().runId());
+  }
+
+  @Test
   void theDefaultRunIdMakesARetryWithTheSameLogicalStartTimePublishNothing() throws Exception {
     DatasetId id = MiniCluster.uniqueDataset("sink_default_run");
     Map<String, String> props = sinkProperties(id);
