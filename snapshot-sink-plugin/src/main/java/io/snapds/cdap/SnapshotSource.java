@@ -56,7 +56,8 @@ public class SnapshotSource extends BatchSource<ImmutableBytesWritable, Snapshot
     FailureCollector collector = stage.getFailureCollector();
     config.validate(collector);
     collector.getOrThrowException();
-    stage.setOutputSchema(config.schema());
+    // a schema given by a macro is known only at runtime
+    stage.setOutputSchema(config.containsMacro(SnapshotSourceConfig.SCHEMA) ? null : config.schema());
   }
 
   @Override

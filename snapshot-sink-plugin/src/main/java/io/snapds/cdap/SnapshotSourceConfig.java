@@ -37,6 +37,7 @@ public class SnapshotSourceConfig extends SnapshotDatasetConfig {
 
   @Name(SCHEMA)
   @Description("Schema of the records to emit: one field per column of the column family, named as the column.")
+  @Macro
   String schema;
 
   public Optional<SnapshotId> snapshotId() {
@@ -87,9 +88,12 @@ public class SnapshotSourceConfig extends SnapshotDatasetConfig {
             .withConfigProperty(AS_OF);
       }
     }
-    if (!isEmpty(snapshotId) && !isEmpty(asOf)) {
+    if (!containsMacro(SNAPSHOT_ID) && !containsMacro(AS_OF) && !isEmpty(snapshotId) && !isEmpty(asOf)) {
       collector.addFailure("Both a snapshot id and an as-of time are set.", "Set at most one of them.")
           .withConfigProperty(SNAPSHOT_ID).withConfigProperty(AS_OF);
+    }
+    if (containsMacro(SCHEMA)) {
+      return;
     }
     if (isEmpty(schema)) {
       collector.addFailure("Schema is required.", "Set the output schema.").withConfigProperty(SCHEMA);

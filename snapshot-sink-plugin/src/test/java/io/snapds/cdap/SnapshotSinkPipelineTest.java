@@ -247,6 +247,24 @@ class SnapshotSinkPipelineTest {
   }
 
   @Test
+  void runsWithTheSameSourceKeyShareOneBuild() throws Exception {
+    DatasetId id = MiniCluster.uniqueDataset("sink_source_key");
+    Map<String, String> props = sinkProperties(id);
+    props.put("sourceKey", "prices-2026-11-30");
+    props.put("runId", "pipeline-a");
+    Run built = runSink(props, 1L, List.of(1, 2, 3), null, true);
+    SnapshotDataset dataset = MiniCluster.get().datasets().open(id);
+    SnapshotInfo shared = dataset.snapshotForSource("prices-2026-11-30").orElseThrow();
+    assertEquals(built.initialized(), Set.of(shared.id()));
+
+    props.put("runId", "pipeline-b");
+    Run reused = runSink(props, 2L, List.of(4, 5), null, true);
+    assertEquals(Set.of(shared.id()), reused.initialized(), "the second run learns the shared snapshot");
+    assertEquals(1, dataset.snapshots().size(), "nothing was built twice");
+    assertEquals(inKeyOrder(List.of(1, 2, 3)), read(dataset, shared.id()));
+  }
+
+  @Test
   void theDefaultRunIdMakesARetryWithTheSameLogicalStartTimePublishNothing() throws Exception {
     DatasetId id = MiniCluster.uniqueDataset("sink_default_run");
     Map<String, String> props = sinkProperties(id);

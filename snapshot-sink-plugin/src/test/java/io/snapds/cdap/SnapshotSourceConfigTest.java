@@ -123,6 +123,19 @@ class SnapshotSourceConfigTest {
   }
 
   @Test
+  void macroPropertiesAreLeftForRuntime() {
+    Map<String, String> p = valid();
+    p.put("schema", "${schema}");
+    p.put("snapshotId", "${id}");
+    p.put("asOf", "${time}");
+    SnapshotSource source = new SnapshotSource(PluginConfigs.create(SnapshotSourceConfig.class, p,
+        Set.of("schema", "snapshotId", "asOf")));
+    MockPipelineConfigurer configurer = new MockPipelineConfigurer(null);
+    source.configurePipeline(configurer);
+    assertEquals(null, configurer.getOutputSchema());
+  }
+
+  @Test
   void datasetProblemsAreReportedAsForTheSink() {
     ValidationFailure f = single(configureWith("dataset", ""));
     assertEquals("Dataset name is required.", f.getMessage());
