@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -151,7 +152,7 @@ public final class SnapshotInputFormatImpl {
       if (!info.state().isReadable()) {
         throw new SnapshotNotAvailableException(id, snapshot, info.state());
       }
-      List<SnapshotSplit> splits = splits(datasets, id, snapshot, DataTable.toHBaseScan(snapshot, rowScan));
+      List<SnapshotSplit> splits = regionSplits(datasets.connection(), id, snapshot, rowScan);
       conf.set(PINNED_SNAPSHOT, snapshot.toString());
       conf.set(PIN_ID, pin.pinId());
       HeldPins.hold(datasets, pin);
@@ -165,12 +166,18 @@ public final class SnapshotInputFormatImpl {
     }
   }
 
-  private static List<SnapshotSplit> splits(JobDatasets datasets, DatasetId id, SnapshotId snapshot, Scan scan)
-      throws IOException {
+  /**
+   * One split per region of the data table that {@code scan}'s range within {@code snapshot}
+   * overlaps, cut to that range, with the region's host. Neither resolves nor pins: for callers
+   * that did so themselves.
+   */
+  public static List<SnapshotSplit> regionSplits(Connection connection, DatasetId id, SnapshotId snapshot,
+      RowScan rowScan) throws IOException {
+    Scan scan = DataTable.toHBaseScan(snapshot, rowScan);
     byte[] start = scan.getStartRow();
     byte[] stop = scan.getStopRow();
     List<SnapshotSplit> splits = new ArrayList<>();
-    try (RegionLocator regions = datasets.connection().getRegionLocator(id.dataTable())) {
+    try (RegionLocator regions = connection.getRegionLocator(id.dataTable())) {
       for (HRegionLocation region : regions.getAllRegionLocations()) {
         byte[] regionStart = region.getRegion().getStartKey();
         byte[] regionEnd = region.getRegion().getEndKey();
