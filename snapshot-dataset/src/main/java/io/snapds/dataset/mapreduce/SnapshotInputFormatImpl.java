@@ -12,7 +12,6 @@ import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotNotAvailableException;
 import io.snapds.dataset.store.DataTable;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -145,7 +144,7 @@ public final class SnapshotInputFormatImpl {
     try {
       SnapshotDataset dataset = datasets.open(id);
       SnapshotId snapshot = selector.resolve(dataset);
-      pin = dataset.pin(snapshot, pinOwner(conf), ttl);
+      pin = dataset.pin(snapshot, JobOwner.of(conf.get("mapreduce.job.name")), ttl);
       // the pin counts from now on; the snapshot may have expired (and been cleaned) between
       // resolving it and writing the pin, so check again that it is readable
       SnapshotInfo info = dataset.snapshot(snapshot);
@@ -200,15 +199,5 @@ public final class SnapshotInputFormatImpl {
   public static boolean releasePin(Configuration conf) {
     String pinId = conf.getTrimmed(PIN_ID);
     return pinId != null && HeldPins.release(pinId);
-  }
-
-  private static String pinOwner(Configuration conf) {
-    String host;
-    try {
-      host = InetAddress.getLocalHost().getHostName();
-    } catch (IOException e) {
-      host = "unknown-host";
-    }
-    return "mapreduce:" + conf.get("mapreduce.job.name", "job") + "@" + host;
   }
 }
