@@ -12,6 +12,7 @@ import io.snapds.dataset.NewSnapshot;
 import io.snapds.dataset.RowScan;
 import io.snapds.dataset.RowScanner;
 import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotHandle;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotNotAvailableException;
@@ -268,9 +269,10 @@ class SnapshotMapReduceIT {
     assertTrue(SnapshotMapReduceUtil.runJob(copy, false));
     assertEquals(rows(a.readSnapshot(id1)), rows(out.readCurrent()));
 
-    // the old API adapter (Hive's) gives the same splits and rows
+    // the old API adapter gives the same splits, and the same rows, here projected to one column
     JobConf old = new JobConf(newJob("mapred").getConfiguration());
     io.snapds.dataset.mapreduce.mapred.SnapshotInputFormat.setInput(old, a.id(), SnapshotSelector.asOf(between));
+    SnapshotInputFormatImpl.setColumns(old, "e:n");
     io.snapds.dataset.mapreduce.mapred.SnapshotInputFormat format =
         new io.snapds.dataset.mapreduce.mapred.SnapshotInputFormat();
     List<SnapshotRow> read = new ArrayList<>();
@@ -289,7 +291,32 @@ class SnapshotMapReduceIT {
     } finally {
       assertTrue(SnapshotInputFormatImpl.releasePin(old));
     }
-    assertEquals(rows(a.readSnapshot(id1)), read);
+    List<SnapshotRow> projected = new ArrayList<>();
+    try (RowScanner rows = a.readSnapshot(id1).scan(RowScan.all().column("e", "n"))) {
+      rows.forEach(projected::add);
+    }
+    assertEquals(100, projected.size()); // every third of 300 rows has e:n
+    assertEquals(projected, read);
+  }
+
+  // ---- the core's detach, which the output format relies on ----
+
+  @Test
+  void detachedSnapshotSurvivesCloseAndIsPublishedWhereItIsResumed() {
+    SnapshotDataset ds = create("detach");
+    byte[] key = Bytes.toBytes("k");
+    SnapshotWriter writer = ds.newSnapshot().begin();
+    writer.put(key, "d", "v", Bytes.toBytes("written before detach"));
+    String handle = writer.detach().encode();
+    writer.close(); // after detach: no abort
+    SnapshotId id = SnapshotHandle.decode(handle).snapshotId();
+    assertEquals(SnapshotState.BUILDING, ds.snapshot(id).state());
+    assertThrows(IllegalStateException.class, () -> writer.put(key, "d", "v", Bytes.toBytes("x")));
+
+    SnapshotDataset elsewhere = cluster.datasets().open(ds.id());
+    assertEquals(id, elsewhere.resume(SnapshotHandle.decode(handle)).commit().id());
+    assertEquals("written before detach",
+        Bytes.toString(ds.readCurrent().get(key).orElseThrow().value("d", "v")));
   }
 
   // ---- configuration errors at submission ----

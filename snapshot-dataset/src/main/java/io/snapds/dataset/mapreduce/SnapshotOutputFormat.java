@@ -10,7 +10,6 @@ import io.snapds.dataset.SnapshotHandle;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotWriter;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Job;
@@ -119,7 +118,7 @@ public class SnapshotOutputFormat<K> extends OutputFormat<K, SnapshotRowWritable
     }
     try (JobDatasets datasets = JobDatasets.open(conf)) {
       SnapshotDataset dataset = datasets.open(id);
-      NewSnapshot snapshot = dataset.newSnapshot().owner(owner(context))
+      NewSnapshot snapshot = dataset.newSnapshot().owner(JobOwner.of(context.getJobName()))
           .writeBufferBytes(writeBufferBytes(conf));
       String runId = conf.getTrimmed(RUN_ID);
       if (runId != null) {
@@ -164,16 +163,5 @@ public class SnapshotOutputFormat<K> extends OutputFormat<K, SnapshotRowWritable
   @Override
   public OutputCommitter getOutputCommitter(TaskAttemptContext context) {
     return new SnapshotOutputCommitter();
-  }
-
-  private static String owner(JobContext context) {
-    String host;
-    try {
-      host = InetAddress.getLocalHost().getHostName();
-    } catch (IOException e) {
-      host = "unknown-host";
-    }
-    String name = context.getJobName() == null ? "job" : context.getJobName();
-    return "mapreduce:" + (name.length() > 200 ? name.substring(0, 200) : name) + "@" + host;
   }
 }
