@@ -13,6 +13,11 @@ final class PluginConfKeys {
     return "snapds.sink." + stageName + ".snapshot.handle";
   }
 
+  /** Runtime argument naming a source stage's run, under which its input files its reader pin. */
+  static String sourceRunTokenArgument(String stageName) {
+    return "snapds.source." + stageName + ".run.token";
+  }
+
   /** Runtime argument set when a stage's run id was published before: nothing is written. */
   static String publishedArgument(String stageName) {
     return "snapds.sink." + stageName + ".published.snapshot";

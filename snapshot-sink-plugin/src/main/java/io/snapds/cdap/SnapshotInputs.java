@@ -19,12 +19,13 @@ final class SnapshotInputs {
    * that one) of {@code dataset}, only the column family {@code family}.
    */
   static InputFormatProvider provider(ConnectionSettings settings, DatasetId dataset, SnapshotId snapshot,
-      String family) {
+      String family, String runToken) {
     Configuration conf = new Configuration(false);
     settings.asConfiguration().forEach(conf::set);
     SnapshotInputFormatImpl.setInput(conf, dataset, SnapshotSelector.snapshot(snapshot));
     SnapshotInputFormatImpl.setColumns(conf, family);
-    return new FormatProvider(SnapshotInputFormat.class.getName(), toMap(conf));
+    conf.set(PipelineSnapshotInputFormat.RUN_TOKEN, runToken);
+    return new FormatProvider(PipelineSnapshotInputFormat.class.getName(), toMap(conf));
   }
 
   static Map<String, String> toMap(Configuration conf) {

@@ -20,6 +20,7 @@ import io.snapds.dataset.SnapshotReader;
 import io.snapds.dataset.mapreduce.JobDatasets;
 import io.snapds.dataset.mapreduce.SnapshotRowWritable;
 import java.util.Optional;
+import java.util.UUID;
 import javax.annotation.Nullable;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.slf4j.Logger;
@@ -73,8 +74,19 @@ public class SnapshotSource extends BatchSource<ImmutableBytesWritable, Snapshot
     } finally {
       ConnectionSettings.close(connection);
     }
-    context.setInput(Input.of(config.referenceName(),
-        SnapshotInputs.provider(config.connectionSettings(), config.datasetId(), readSnapshot, config.columnFamily())));
+    String token = UUID.randomUUID().toString();
+    context.getArguments().set(PluginConfKeys.sourceRunTokenArgument(context.getStageName()), token);
+    context.setInput(Input.of(config.referenceName(), SnapshotInputs.provider(config.connectionSettings(),
+        config.datasetId(), readSnapshot, config.columnFamily(), token)));
+  }
+
+  /** Releases the reader pin the run's input took on the snapshot (else it lasts its time-to-live). */
+  @Override
+  public void onRunFinish(boolean succeeded, BatchSourceContext context) {
+    String token = context.getArguments().get(PluginConfKeys.sourceRunTokenArgument(context.getStageName()));
+    if (token != null && PipelineSnapshotInputFormat.releasePin(token)) {
+      LOG.info("Stage {} released its pin on snapshot {}", context.getStageName(), readSnapshot);
+    }
   }
 
   /** @throws io.snapds.dataset.SnapshotNotAvailableException if that snapshot cannot be read */

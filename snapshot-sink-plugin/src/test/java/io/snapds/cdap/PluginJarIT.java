@@ -61,7 +61,7 @@ class PluginJarIT {
         .collect(Collectors.toSet());
     assertEquals(Set.of(System.getProperty("plugin.export.packages").split(",")), packages);
     for (String plugin : List.of(SnapshotSink.class.getName(), SnapshotSource.class.getName(),
-        PipelineSnapshotOutputFormat.class.getName())) {
+        PipelineSnapshotOutputFormat.class.getName(), PipelineSnapshotInputFormat.class.getName())) {
       assertTrue(packages.contains(plugin.substring(0, plugin.lastIndexOf('.'))), plugin + "'s package is exported");
     }
   }

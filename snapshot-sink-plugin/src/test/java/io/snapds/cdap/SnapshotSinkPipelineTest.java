@@ -334,6 +334,13 @@ class SnapshotSinkPipelineTest {
     FakeContext driver = FakeContext.builder().stage("snapshots").build();
     source.prepareRun(driver.sourceContext());
     List<StructuredRecord> emitted = PipelineJobs.runSourceJob(MiniCluster.get().configuration(), properties, driver);
+    // the input pinned the snapshot it read; onRunFinish releases the pin
+    SnapshotId read = source.readSnapshot().orElseThrow();
+    io.snapds.dataset.lock.LockTable locks = new io.snapds.dataset.lock.LockTable(MiniCluster.get().connection(),
+        DatasetId.of(properties.get("namespace"), properties.get("dataset")).lockTable(), java.time.Clock.systemUTC());
+    assertEquals(1, locks.livePins(read), "the run's input pinned snapshot " + read);
+    source.onRunFinish(true, driver.sourceContext());
+    assertEquals(0, locks.livePins(read), "onRunFinish released the pin");
     List<Object> normalized = emitted.stream().map(AllTypes::normalize).collect(Collectors.toList());
     assertEquals(normalized.size(), Set.copyOf(normalized).size(), "no record emitted twice");
     return Set.copyOf(normalized);
