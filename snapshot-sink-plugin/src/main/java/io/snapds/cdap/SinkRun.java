@@ -63,18 +63,23 @@ final class SinkRun implements AutoCloseable {
           .owner("cdap:" + context.getNamespace() + ":" + context.getPipelineName() + ":" + context.getStageName());
       config.sourceKey().ifPresent(snapshot::sourceKey);
       SnapshotWriter writer = snapshot.begin();
-      String stage = context.getStageName();
-      Optional<SnapshotInfo> published = writer.alreadyPublished();
-      if (published.isPresent()) {
-        LOG.info("Run '{}' of stage {} was published before as snapshot {} of {}: this run writes nothing",
-            runId, stage, published.get().id(), dataset.id());
-        context.getArguments().set(PluginConfKeys.publishedArgument(stage), published.get().id().toString());
-      } else {
-        SnapshotHandle handle = writer.handle().orElseThrow();
-        LOG.info("Stage {} writes run '{}' as snapshot {} of {}", stage, runId, handle.snapshotId(), dataset.id());
-        context.getArguments().set(PluginConfKeys.handleArgument(stage), handle.encode());
+      try {
+        String stage = context.getStageName();
+        Optional<SnapshotInfo> published = writer.alreadyPublished();
+        if (published.isPresent()) {
+          LOG.info("Run '{}' of stage {} was published before as snapshot {} of {}: this run writes nothing",
+              runId, stage, published.get().id(), dataset.id());
+          context.getArguments().set(PluginConfKeys.publishedArgument(stage), published.get().id().toString());
+        } else {
+          SnapshotHandle handle = writer.handle().orElseThrow();
+          LOG.info("Stage {} writes run '{}' as snapshot {} of {}", stage, runId, handle.snapshotId(), dataset.id());
+          context.getArguments().set(PluginConfKeys.handleArgument(stage), handle.encode());
+        }
+        return new SinkRun(connection, dataset, writer, runId);
+      } catch (RuntimeException e) {
+        writer.close(); // aborts the snapshot just begun and releases the lock
+        throw e;
       }
-      return new SinkRun(connection, dataset, writer, runId);
     } catch (RuntimeException e) {
       ConnectionSettings.close(connection);
       throw e;
