@@ -384,9 +384,6 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
     // row would otherwise go unnoticed; after the pin row exists, cleanup leaves the rows alone
     try {
       readable(store.readLatest(), snapshot);
-      if (snapshot(snapshot).cleanedAt().isPresent()) {
-        throw new SnapshotNotAvailableException(id, snapshot, SnapshotState.EXPIRED);
-      }
     } catch (RuntimeException e) {
       pin.close();
       throw e;
