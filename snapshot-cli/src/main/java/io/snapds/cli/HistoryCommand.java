@@ -4,13 +4,13 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.snapds.cli.env.Environment;
 import io.snapds.cli.output.Formats;
 import io.snapds.cli.output.Json;
+import io.snapds.cli.output.SnapshotTable;
 import io.snapds.cli.output.TextTable;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.HistoryEntry;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotInfo;
-import java.io.PrintWriter;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -45,7 +45,7 @@ final class HistoryCommand extends EnvCommand {
         out().flush();
         return ExitCodes.OK;
       }
-      print(out(), snapshots, current);
+      SnapshotTable.print(out(), snapshots, current);
       if (log) {
         out().println();
         TextTable changes = new TextTable("AT", "CURRENT", "REASON");
@@ -57,20 +57,5 @@ final class HistoryCommand extends EnvCommand {
     }
     out().flush();
     return ExitCodes.OK;
-  }
-
-  static void print(PrintWriter out, List<SnapshotInfo> snapshots, Optional<SnapshotId> current) {
-    if (snapshots.isEmpty()) {
-      out.println("no snapshots yet");
-      return;
-    }
-    TextTable table = new TextTable("", "ID", "STATE", "COMMITTED AT", "ROWS", "BYTES", "RUN ID",
-        "SOURCE KEY", "TAGS");
-    for (SnapshotInfo s : snapshots) {
-      table.row(current.equals(Optional.of(s.id())) ? "*" : "", s.id(), s.state(), Formats.time(s.committedAt()),
-          s.rowCount(), Formats.bytes(s.byteCount()), Formats.orDash(s.runId()), Formats.orDash(s.sourceKey()),
-          Formats.tags(s));
-    }
-    table.print(out);
   }
 }

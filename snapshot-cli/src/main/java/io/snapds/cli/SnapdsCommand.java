@@ -1,6 +1,5 @@
 package io.snapds.cli;
 
-import io.snapds.cli.demo.DemoCommand;
 import io.snapds.cli.env.Environment;
 import io.snapds.cli.env.EnvironmentFactory;
 import io.snapds.cli.env.EnvironmentOptions;

@@ -1,7 +1,8 @@
 package io.snapds.cli.env;
 
-import java.io.File;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -96,15 +97,23 @@ final class EmbeddedHBase implements AutoCloseable {
     return new Configuration(conf);
   }
 
-  /** Stops HBase (regions are flushed and closed), then ZooKeeper. */
+  /**
+   * Stops HBase (regions are flushed and closed), then ZooKeeper. HBase's procedure executor may
+   * list its leftover threads on standard output while it stops; that output is dropped, as it
+   * would mix with the command's.
+   */
   @Override
   public void close() {
-    cluster.shutdown();
-    cluster.join();
+    PrintStream stdout = System.out;
+    System.setOut(new PrintStream(OutputStream.nullOutputStream()));
     try {
+      cluster.shutdown();
+      cluster.join();
       zookeeper.shutdown();
     } catch (IOException e) {
       // the process is ending
+    } finally {
+      System.setOut(stdout);
     }
   }
 }
