@@ -3,7 +3,11 @@ package io.snapds.cli.env;
 import io.snapds.dataset.tx.LocalTransactionService;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HConstants;
@@ -18,6 +22,9 @@ import org.apache.tephra.TransactionSystemClient;
  * manager in this process whose state lives in the given directory (only for a single user).
  */
 final class ClusterEnvironment implements Environment {
+  /** How long the first contact with HBase may take before the cluster counts as unreachable. */
+  private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(20);
+
   private final Connection connection;
   private final TransactionSystemClient txClient;
   private final AutoCloseable txOwner;
@@ -73,20 +80,41 @@ final class ClusterEnvironment implements Environment {
     // a command line should say "unreachable" in seconds, not retry for minutes
     conf.setIfUnset("zookeeper.recovery.retry", "1");
     conf.setIfUnset(HConstants.HBASE_CLIENT_RETRIES_NUMBER, "5");
+    conf.setIfUnset(HConstants.ZK_SESSION_TIMEOUT, "10000");
     return conf;
   }
 
   private static Connection connectAndProbe(Configuration conf, String where) {
-    Connection connection = null;
-    try {
-      connection = ConnectionFactory.createConnection(conf);
-      try (Admin admin = connection.getAdmin()) {
-        admin.listNamespaceDescriptors();
+    CompletableFuture<Connection> probe = new CompletableFuture<>();
+    Thread prober = new Thread(() -> {
+      try {
+        Connection c = ConnectionFactory.createConnection(conf);
+        try (Admin admin = c.getAdmin()) {
+          admin.listNamespaceDescriptors();
+        } catch (IOException | RuntimeException e) {
+          closeQuietly(c);
+          throw e;
+        }
+        if (!probe.complete(c)) {
+          closeQuietly(c); // too late: the caller gave up
+        }
+      } catch (IOException | RuntimeException e) {
+        probe.completeExceptionally(e);
       }
-      return connection;
-    } catch (IOException | RuntimeException e) {
-      closeQuietly(connection);
-      throw new EnvironmentException("cannot reach " + where + ": " + firstLine(e), e);
+    }, "snapds-cluster-probe");
+    prober.setDaemon(true);
+    prober.start();
+    try {
+      return probe.get(PROBE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      probe.cancel(true);
+      throw new EnvironmentException("cannot reach " + where + ": no answer within " + PROBE_TIMEOUT.toSeconds()
+          + " s (is the quorum right, and HBase running?)");
+    } catch (ExecutionException e) {
+      throw new EnvironmentException("cannot reach " + where + ": " + firstLine(e.getCause()), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new EnvironmentException("interrupted while connecting to " + where, e);
     }
   }
 

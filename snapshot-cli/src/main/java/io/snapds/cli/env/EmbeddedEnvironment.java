@@ -2,11 +2,13 @@ package io.snapds.cli.env;
 
 import io.snapds.dataset.tx.LocalTransactionService;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.tephra.TransactionSystemClient;
+import org.slf4j.LoggerFactory;
 
 /**
  * The default environment: HBase standalone and a Tephra transaction manager in this process,
@@ -30,6 +32,7 @@ final class EmbeddedEnvironment implements Environment {
   }
 
   static EmbeddedEnvironment start(Path home) {
+    long t0 = System.nanoTime();
     HomeLock lock = HomeLock.acquire(home);
     EmbeddedHBase hbase = null;
     LocalTransactionService tx = null;
@@ -38,6 +41,9 @@ final class EmbeddedEnvironment implements Environment {
       Configuration conf = hbase.clientConfiguration();
       tx = LocalTransactionService.persistent(home.resolve("tx").toFile(), conf);
       Connection connection = ConnectionFactory.createConnection(conf);
+      LoggerFactory.getLogger(EmbeddedEnvironment.class).info("embedded HBase and Tephra in {} started in {} ms "
+          + "({} ms since the JVM started)", home, (System.nanoTime() - t0) / 1_000_000,
+          ManagementFactory.getRuntimeMXBean().getUptime());
       return new EmbeddedEnvironment(home, lock, hbase, tx, connection);
     } catch (IOException | RuntimeException e) {
       closeQuietly(tx, hbase, lock);
