@@ -3,12 +3,14 @@ package io.snapds.cli.load;
 import java.io.PrintWriter;
 
 /**
- * A progress line on stderr while a load runs: rows so far and the rate, at most twice a second.
+ * A progress line on stderr while a load runs: rows so far and the rate, at most twice a second
+ * (every 5 s into a file).
  * On a terminal the line rewrites itself; otherwise ({@code --progress} into a file) each update
  * is a line of its own. Off, it prints nothing.
  */
 public final class ProgressMeter {
-  private static final long INTERVAL_NANOS = 500_000_000L;
+  private static final long TERMINAL_INTERVAL_NANOS = 500_000_000L;
+  private static final long FILE_INTERVAL_NANOS = 5_000_000_000L;
 
   private final PrintWriter err;
   private final boolean enabled;
@@ -32,7 +34,7 @@ public final class ProgressMeter {
       return;
     }
     long now = System.nanoTime();
-    if (now - lastPrint >= INTERVAL_NANOS) {
+    if (now - lastPrint >= (terminal ? TERMINAL_INTERVAL_NANOS : FILE_INTERVAL_NANOS)) {
       lastPrint = now;
       print(rows, now);
     }
