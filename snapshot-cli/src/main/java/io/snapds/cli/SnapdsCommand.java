@@ -25,6 +25,9 @@ import picocli.CommandLine.ScopeType;
 public final class SnapdsCommand implements Runnable {
   private final EnvironmentFactory environments;
 
+  @CommandLine.Spec
+  private CommandLine.Model.CommandSpec spec;
+
   @Option(names = "--home", scope = ScopeType.INHERIT, paramLabel = "DIR",
       description = "Home of the embedded HBase and Tephra (default: $SNAPDS_HOME or ~/.snapds).")
   private Path home;
@@ -70,7 +73,7 @@ public final class SnapdsCommand implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(new CommandLine(this), "missing command");
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing command");
   }
 
   boolean verbose() {

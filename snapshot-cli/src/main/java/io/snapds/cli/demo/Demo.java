@@ -1,6 +1,5 @@
 package io.snapds.cli.demo;
 
-import io.snapds.cli.output.Formats;
 import io.snapds.cli.output.SnapshotTable;
 import io.snapds.cli.output.TextTable;
 import io.snapds.dataset.CleanupResult;
@@ -188,9 +187,5 @@ public final class Demo {
 
   private static List<String> ids(List<SnapshotInfo> snapshots) {
     return snapshots.stream().map(i -> i.id() + " (" + i.sourceKey().orElse("-") + ")").toList();
-  }
-
-  static String formatBytes(long n) {
-    return Formats.bytes(n);
   }
 }

@@ -17,7 +17,6 @@ public final class ProgressMeter {
   private final boolean terminal;
   private final long start = System.nanoTime();
   private long lastPrint = start;
-  private boolean printed;
 
   public ProgressMeter(PrintWriter err, boolean enabled, boolean terminal) {
     this.err = err;
@@ -61,14 +60,9 @@ public final class ProgressMeter {
       err.println(line);
     }
     err.flush();
-    printed = true;
   }
 
   public double elapsedSeconds() {
     return (System.nanoTime() - start) / 1e9;
-  }
-
-  boolean printed() {
-    return printed;
   }
 }

@@ -22,10 +22,6 @@ public final class TextTable {
     return this;
   }
 
-  public boolean isEmpty() {
-    return rows.isEmpty();
-  }
-
   public void print(PrintWriter out) {
     int[] widths = new int[header.size()];
     for (int i = 0; i < widths.length; i++) {
