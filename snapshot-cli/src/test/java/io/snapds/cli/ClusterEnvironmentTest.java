@@ -101,6 +101,25 @@ class ClusterEnvironmentTest {
   }
 
   @Test
+  void anHBaseSiteFileNamesTheClusterToo(@TempDir Path dir) throws Exception {
+    Configuration conf = MiniCluster.get().configuration();
+    Path site = dir.resolve("hbase-site.xml");
+    Files.writeString(site, "<configuration>\n"
+        + "<property><name>hbase.zookeeper.quorum</name><value>" + conf.get(HConstants.ZOOKEEPER_QUORUM) + "</value></property>\n"
+        + "<property><name>hbase.zookeeper.property.clientPort</name><value>" + conf.get(HConstants.ZOOKEEPER_CLIENT_PORT)
+        + "</value></property>\n</configuration>\n");
+    DatasetId id = MiniCluster.uniqueDataset("site");
+    Cli.Result create = run("--hbase-site", site.toString(), "--tx-service", quorum, "create", id.toString());
+    assertEquals(0, create.exitCode(), create.toString());
+    Cli.Result list = run("--hbase-site", site.toString(), "--tx-service", quorum, "list", "--json");
+    assertTrue(list.out().contains("\"dataset\":\"" + id + "\""), list.toString());
+
+    Cli.Result missing = run("--hbase-site", dir.resolve("nope.xml").toString(), "--tx-service", quorum, "list");
+    assertEquals(ExitCodes.UNAVAILABLE, missing.exitCode(), missing.toString());
+    assertEquals("snapds: cannot read HBase configuration " + dir.resolve("nope.xml") + "\n", missing.err());
+  }
+
+  @Test
   void unreachableClusterIsOneLineAndUnavailable(@TempDir Path dir) throws Exception {
     int closedPort;
     try (ServerSocket s = new ServerSocket(0)) {
