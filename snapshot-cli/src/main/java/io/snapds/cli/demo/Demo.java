@@ -30,6 +30,9 @@ import java.util.stream.Collectors;
  * cleanup run under the reader too. Prints what happened and returns the verdict.
  */
 public final class Demo {
+  /** How much later each next source key's jobs start. */
+  private static final Duration SLICE_DELAY = Duration.ofMillis(700);
+
   private final SnapshotDatasets datasets;
   private final PrintWriter out;
 
@@ -103,8 +106,9 @@ public final class Demo {
       CountDownLatch start = new CountDownLatch(1);
       List<Future<JobOutcome>> futures = new ArrayList<>();
       for (int i = 0; i < s.jobs(); i++) {
-        String key = s.sourceKeys().get(i % s.sourceKeys().size());
-        futures.add(pool.submit(new DemoJob(i + 1, datasets, s.dataset(), key, s.rows(), start)));
+        int slice = i % s.sourceKeys().size();
+        futures.add(pool.submit(new DemoJob(i + 1, datasets, s.dataset(), s.sourceKeys().get(slice), s.rows(), start,
+            SLICE_DELAY.multipliedBy(slice))));
       }
       start.countDown();
       List<JobOutcome> outcomes = new ArrayList<>();

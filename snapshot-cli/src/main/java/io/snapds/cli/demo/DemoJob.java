@@ -12,7 +12,8 @@ import java.util.concurrent.CountDownLatch;
 /**
  * One pipeline job: with its own dataset instance, asks for the snapshot of its source key
  * through a shared build. The first job of a key builds it (recording row count and checksum in
- * the summary); the others wait on the key's lock and reuse it.
+ * the summary); the others wait on the key's lock and reuse it. All jobs of a key start together,
+ * after a delay that grows with the key, so that publishes spread over the reader's reads.
  */
 final class DemoJob implements Callable<JobOutcome> {
   private final int job;
@@ -21,19 +22,23 @@ final class DemoJob implements Callable<JobOutcome> {
   private final String sourceKey;
   private final int rows;
   private final CountDownLatch start;
+  private final Duration delay;
 
-  DemoJob(int job, SnapshotDatasets datasets, DatasetId dataset, String sourceKey, int rows, CountDownLatch start) {
+  DemoJob(int job, SnapshotDatasets datasets, DatasetId dataset, String sourceKey, int rows, CountDownLatch start,
+      Duration delay) {
     this.job = job;
     this.datasets = datasets;
     this.dataset = dataset;
     this.sourceKey = sourceKey;
     this.rows = rows;
     this.start = start;
+    this.delay = delay;
   }
 
   @Override
   public JobOutcome call() throws InterruptedException {
     start.await();
+    Thread.sleep(delay.toMillis()); // later slices arrive a little later, as they would in a pipeline
     long t0 = System.nanoTime();
     try (SnapshotDataset ds = datasets.open(dataset)) {
       SharedBuildResult result = ds.sharedBuild(sourceKey, writer -> {
