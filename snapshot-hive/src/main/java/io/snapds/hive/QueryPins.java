@@ -1,0 +1,124 @@
+package io.snapds.hive;
+
+import com.google.common.cache.CacheBuilder;
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.ReaderPin;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotDatasets;
+import io.snapds.dataset.SnapshotId;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hive.conf.HiveConf;
+import org.apache.hadoop.hive.ql.session.SessionState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Resolves each query's snapshots once and pins them. Hive calls the storage handler many times
+ * while it compiles and runs one query (each plan stage, the fetch task, the input summary); the
+ * first call resolves the selection against the dataset, takes a {@link ReaderPin} so cleanup
+ * keeps the snapshot's rows, and every later call of the same query gets the same id. A query is
+ * told apart by its Hive session, query id and query start time (Hive sets a new one on each
+ * compile, also when a driver is reused).
+ *
+ * <p>Pins are released by {@link SnapshotQueryHook} when the query ends, or expire after
+ * {@code snapds.reader.pin.ttl.seconds} (default one day) without the hook.
+ */
+final class QueryPins {
+  private static final Logger LOG = LoggerFactory.getLogger(QueryPins.class);
+  private static final long DEFAULT_PIN_TTL_SECONDS = 86_400;
+  // bounded, for Hive servers that run without the hook: entries of finished queries age out
+  private static final Map<Key, SnapshotId> RESOLVED = CacheBuilder.newBuilder().maximumSize(10_000)
+      .expireAfterWrite(Duration.ofDays(1)).<Key, SnapshotId>build().asMap();
+  private static final Map<String, List<ReaderPin>> PINS = CacheBuilder.newBuilder().maximumSize(10_000)
+      .expireAfterWrite(Duration.ofDays(1)).<String, List<ReaderPin>>build().asMap();
+
+  private QueryPins() {}
+
+  /** The snapshot {@code selector} names for the query being compiled, resolved on the query's first call. */
+  static SnapshotId resolve(Configuration conf, DatasetId dataset, SnapshotSelector selector) {
+    String queryId = conf.get(HiveConf.ConfVars.HIVE_QUERY_ID.varname, "");
+    SessionState session = SessionState.get();
+    if (session == null || session.getQueryCurrentTimestamp() == null) {
+      return resolveAndPin(conf, queryId, dataset, selector); // not in a Hive session: nothing to share with
+    }
+    Key key = new Key(session.getSessionId(), queryId, session.getQueryCurrentTimestamp().toString(), dataset, selector);
+    return RESOLVED.computeIfAbsent(key, k -> resolveAndPin(conf, queryId, dataset, selector));
+  }
+
+  private static SnapshotId resolveAndPin(Configuration conf, String queryId, DatasetId datasetId,
+      SnapshotSelector selector) {
+    SnapshotDatasets datasets = DatasetConnections.datasets(conf);
+    try (SnapshotDataset dataset = datasets.open(datasetId)) {
+      SnapshotId id = selector.resolve(dataset);
+      Duration ttl = Duration.ofSeconds(conf.getLong(HiveTableProperties.PIN_TTL_SECONDS, DEFAULT_PIN_TTL_SECONDS));
+      ReaderPin pin = dataset.pin(id, "hive:" + (queryId.isEmpty() ? "unknown-query" : queryId), ttl);
+      PINS.computeIfAbsent(queryId, q -> new CopyOnWriteArrayList<>()).add(pin);
+      LOG.info("query {} reads {} of {}: snapshot {} (pinned for {})", queryId, selector, datasetId, id, ttl);
+      return id;
+    }
+  }
+
+  /**
+   * Checks that a snapshot resolved earlier can still be read.
+   *
+   * @throws io.snapds.dataset.SnapshotNotAvailableException if it expired meanwhile
+   */
+  static SnapshotId checkReadable(Configuration conf, DatasetId datasetId, SnapshotId snapshot) {
+    try (SnapshotDataset dataset = DatasetConnections.datasets(conf).open(datasetId)) {
+      return dataset.readSnapshot(snapshot).snapshotId();
+    }
+  }
+
+  /** Releases the pins of a query and forgets its resolutions; for {@link SnapshotQueryHook}. */
+  static void release(String queryId) {
+    RESOLVED.keySet().removeIf(k -> k.queryId.equals(queryId));
+    List<ReaderPin> pins = PINS.remove(queryId);
+    if (pins == null) {
+      return;
+    }
+    for (ReaderPin pin : pins) {
+      try {
+        pin.close();
+      } catch (RuntimeException e) {
+        LOG.warn("releasing {} failed; it expires on its own", pin, e);
+      }
+    }
+  }
+
+  /** Pins held for a query, for tests and the hook. */
+  static List<ReaderPin> pins(String queryId) {
+    return List.copyOf(PINS.getOrDefault(queryId, List.of()));
+  }
+
+  private static final class Key {
+    final String session;
+    final String queryId;
+    final String queryStart;
+    final DatasetId dataset;
+    final SnapshotSelector selector;
+
+    Key(String session, String queryId, String queryStart, DatasetId dataset, SnapshotSelector selector) {
+      this.session = session;
+      this.queryId = queryId;
+      this.queryStart = queryStart;
+      this.dataset = dataset;
+      this.selector = selector;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && session.equals(k.session) && queryId.equals(k.queryId)
+          && queryStart.equals(k.queryStart) && dataset.equals(k.dataset) && selector.equals(k.selector);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(session, queryId, queryStart, dataset, selector);
+    }
+  }
+}

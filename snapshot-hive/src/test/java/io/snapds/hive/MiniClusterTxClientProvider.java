@@ -1,0 +1,13 @@
+package io.snapds.hive;
+
+import io.snapds.dataset.testing.MiniCluster;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.tephra.TransactionSystemClient;
+
+/** The shared mini cluster's Tephra client, for the handler under test. */
+public final class MiniClusterTxClientProvider implements TransactionClientProvider {
+  @Override
+  public TransactionSystemClient client(Configuration conf) {
+    return MiniCluster.get().txClient();
+  }
+}
