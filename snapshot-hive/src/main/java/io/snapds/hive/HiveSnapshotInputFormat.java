@@ -1,5 +1,7 @@
 package io.snapds.hive;
 
+import io.snapds.dataset.mapreduce.SnapshotRowWritable;
+import io.snapds.dataset.mapreduce.SnapshotSelector;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotDatasetException;
 import io.snapds.dataset.SnapshotDatasets;
@@ -55,16 +57,16 @@ public final class HiveSnapshotInputFormat implements InputFormat<ImmutableBytes
     String time = job.get(TableScanDesc.AS_OF_TIMESTAMP);
     SnapshotSelector selector;
     if (version != null && !version.isBlank()) {
-      selector = SnapshotSelector.id(SnapshotId.parse(version));
+      selector = SnapshotSelector.snapshot(SnapshotId.parse(version));
     } else if (time != null && !time.isBlank()) {
-      selector = SnapshotSelector.asOf(SnapshotSelector.parseTime("FOR SYSTEM_TIME AS OF", time));
+      selector = SnapshotSelector.asOf(SnapshotSettings.parseTime("FOR SYSTEM_TIME AS OF", time));
     } else {
       String pinned = job.get(HiveTableProperties.PINNED_SNAPSHOT);
       if (pinned != null) {
         // resolved and pinned when the query was compiled: only check it is still readable
         return QueryPins.checkReadable(job, dataset, SnapshotId.parse(pinned));
       }
-      selector = SnapshotSelector.fromSettings(new Properties(), job);
+      selector = SnapshotSettings.fromSettings(new Properties(), job);
     }
     return QueryPins.resolve(job, dataset, selector);
   }

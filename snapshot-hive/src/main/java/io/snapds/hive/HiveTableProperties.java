@@ -13,10 +13,6 @@ public final class HiveTableProperties {
    * ISO-8601 instant ({@code 2026-11-30T08:00:00Z}) or epoch milliseconds.
    */
   public static final String SNAPSHOT_AS_OF = "snapds.snapshot.asof";
-  /**
-   * Setting: the class of the {@link TransactionClientProvider} that connects to Tephra.
-   */
-  public static final String TX_CLIENT_PROVIDER = "snapds.tx.client.provider";
   /** Setting: how long a query's reader pin keeps its snapshot from cleanup, seconds (default 86400). */
   public static final String PIN_TTL_SECONDS = "snapds.reader.pin.ttl.seconds";
 

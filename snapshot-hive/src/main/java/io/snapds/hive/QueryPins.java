@@ -1,5 +1,6 @@
 package io.snapds.hive;
 
+import io.snapds.dataset.mapreduce.SnapshotSelector;
 import com.google.common.cache.CacheBuilder;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.ReaderPin;
@@ -54,13 +55,29 @@ final class QueryPins {
       SnapshotSelector selector) {
     SnapshotDatasets datasets = DatasetConnections.datasets(conf);
     try (SnapshotDataset dataset = datasets.open(datasetId)) {
-      SnapshotId id = selector.resolve(dataset);
+      SnapshotId id = resolve(dataset, selector);
       Duration ttl = Duration.ofSeconds(conf.getLong(HiveTableProperties.PIN_TTL_SECONDS, DEFAULT_PIN_TTL_SECONDS));
       ReaderPin pin = dataset.pin(id, "hive:" + (queryId.isEmpty() ? "unknown-query" : queryId), ttl);
       PINS.computeIfAbsent(queryId, q -> new CopyOnWriteArrayList<>()).add(pin);
       LOG.info("query {} reads {} of {}: snapshot {} (pinned for {})", queryId, selector, datasetId, id, ttl);
       return id;
     }
+  }
+
+  /**
+   * The snapshot {@code selector} names in {@code dataset} now, checked to be readable.
+   *
+   * @throws io.snapds.dataset.SnapshotNotAvailableException if there is no such snapshot, it is
+   *     not committed any more (expired), or nothing was current at the time asked for
+   */
+  static SnapshotId resolve(SnapshotDataset dataset, SnapshotSelector selector) {
+    if (selector.snapshotId().isPresent()) {
+      return dataset.readSnapshot(selector.snapshotId().get()).snapshotId();
+    }
+    if (selector.asOfTime().isPresent()) {
+      return dataset.readAsOf(selector.asOfTime().get()).snapshotId();
+    }
+    return dataset.readCurrent().snapshotId();
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.snapds.hive;
 
+import io.snapds.dataset.mapreduce.SnapshotRowWritable;
 import io.snapds.dataset.StorageException;
 import io.snapds.dataset.store.DataTable;
 import io.snapds.dataset.store.RowKeys;

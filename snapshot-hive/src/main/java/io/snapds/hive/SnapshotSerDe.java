@@ -1,5 +1,6 @@
 package io.snapds.hive;
 
+import io.snapds.dataset.mapreduce.SnapshotRowWritable;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotRow;
 import java.util.ArrayList;

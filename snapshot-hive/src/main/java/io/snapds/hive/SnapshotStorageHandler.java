@@ -1,5 +1,6 @@
 package io.snapds.hive;
 
+import io.snapds.dataset.mapreduce.SnapshotSelector;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotDatasetException;
 import io.snapds.dataset.SnapshotId;
@@ -77,7 +78,7 @@ public class SnapshotStorageHandler extends DefaultStorageHandler implements Hiv
       return;
     }
     DatasetId dataset = DatasetId.parse(table.getProperty(HiveTableProperties.DATASET));
-    SnapshotSelector selector = SnapshotSelector.fromSettings(table, getConf());
+    SnapshotSelector selector = SnapshotSettings.fromSettings(table, getConf());
     try {
       SnapshotId pinned = QueryPins.resolve(getConf(), dataset, selector);
       jobProperties.put(HiveTableProperties.PINNED_SNAPSHOT, pinned.toString());

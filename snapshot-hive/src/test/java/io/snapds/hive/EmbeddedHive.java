@@ -23,6 +23,12 @@ final class EmbeddedHive {
     HiveConf conf = new HiveConf(MiniCluster.get().configuration(), HiveConf.class);
     conf.set("mapreduce.framework.name", "local");
     session = SessionState.start(new SessionState(conf));
+    try {
+      sql("CREATE TEMPORARY FUNCTION gate AS '" + GateUdf.class.getName() + "'");
+      sql("CREATE TEMPORARY FUNCTION fail_on AS '" + FailUdf.class.getName() + "'");
+    } catch (Exception e) {
+      throw new IllegalStateException("registering the test functions failed", e);
+    }
   }
 
   static synchronized EmbeddedHive get() {
@@ -42,6 +48,17 @@ final class EmbeddedHive {
       session.getConf().unset(key);
     } else {
       session.getConf().set(key, value);
+    }
+  }
+
+  /** Runs one statement with a setting changed for it only. */
+  List<String> sqlWith(String key, String value, String statement) throws Exception {
+    String before = session.getConf().get(key);
+    set(key, value);
+    try {
+      return sql(statement);
+    } finally {
+      set(key, before);
     }
   }
 
