@@ -44,6 +44,7 @@ public final class HiveSnapshotInputFormat implements InputFormat<ImmutableBytes
       List<KeyRange> ranges = new KeyPredicates(table.mappings().key())
           .rangesOf(job.get(TableScanDesc.FILTER_EXPR_CONF_STR));
       Path[] paths = FileInputFormat.getInputPaths(job);
+      SharedScanGuard.check(job, paths);
       Path tablePath = paths.length > 0 ? paths[0] : new Path("/" + table.dataset().namespace() + "/" + table.dataset().name());
       return SplitPlanner.plan(datasets.connection(), tablePath, table.dataset(), snapshot, ranges)
           .toArray(new InputSplit[0]);

@@ -13,6 +13,7 @@ import io.snapds.dataset.SnapshotState;
 import io.snapds.dataset.SnapshotWriter;
 import io.snapds.dataset.store.DataTable;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.conf.HiveConf;
@@ -21,14 +22,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The snapshots that running {@code INSERT OVERWRITE} queries are building, by query id. The
- * query's driver begins the snapshot before its job ({@link #begin}), the job's tasks write rows
- * under its id ({@link #buildingSnapshot}), and the driver publishes it when the query succeeded
- * ({@link #commit}) or aborts it when it failed ({@link #abort}). The run id {@code hive:<query id>}
+ * query's driver begins the snapshot before its job ({@link #begin}, from Hive's pre-insert
+ * task), the job's tasks write rows under its id ({@link #buildingSnapshot}), and the driver
+ * publishes it when the query succeeded ({@link #commit}: from {@link SnapshotQueryHook} as a
+ * post-execution hook on MapReduce, from Hive's insert-commit task on Tez) or aborts it when it
+ * did not ({@link #abort}). The run id {@code hive:<query id>}
  * names the snapshot, so tasks in other JVMs find it and a retried commit never publishes twice.
  */
 final class PendingInserts {
   private static final Logger LOG = LoggerFactory.getLogger(PendingInserts.class);
-  private static final Map<String, SnapshotWriter> BUILDING = new ConcurrentHashMap<>();
+  private static final Map<String, Pending> BUILDING = new ConcurrentHashMap<>();
+
+  private record Pending(SnapshotWriter writer, DatasetId dataset, Configuration conf) {}
 
   private PendingInserts() {}
 
@@ -50,7 +55,7 @@ final class PendingInserts {
     SnapshotDatasets datasets = DatasetConnections.datasets(conf);
     SnapshotDataset dataset = datasets.open(datasetId);
     SnapshotWriter writer = dataset.newSnapshot().runId(runId(queryId)).owner(runId(queryId)).begin();
-    BUILDING.put(queryId, writer);
+    BUILDING.put(queryId, new Pending(writer, datasetId, conf));
     LOG.info("query {} builds snapshot {} of {}", queryId, writer.snapshotId(), datasetId);
     return writer.snapshotId();
   }
@@ -67,17 +72,22 @@ final class PendingInserts {
         + dataset.id() + " (its insert was not begun, or was aborted)");
   }
 
-  /** Publishes the query's snapshot with its row and byte counts; returns it. */
-  static SnapshotInfo commit(Configuration conf, DatasetId datasetId) {
-    String queryId = queryId(conf);
-    SnapshotWriter writer = BUILDING.remove(queryId);
-    if (writer == null) {
-      throw new IllegalStateException("query " + queryId + " has no snapshot of " + datasetId + " to publish");
+  /**
+   * Publishes the query's snapshot with its row and byte counts, if the query is building one.
+   *
+   * @throws io.snapds.dataset.SnapshotDatasetException if publishing fails; the snapshot is then aborted
+   */
+  static Optional<SnapshotInfo> commit(String queryId) {
+    Pending pending = BUILDING.remove(queryId);
+    if (pending == null) {
+      return Optional.empty();
     }
+    SnapshotWriter writer = pending.writer();
     try {
       long rows = 0;
       long bytes = 0;
-      DataTable data = new DataTable(DatasetConnections.datasets(conf).connection(), datasetId.dataTable());
+      DataTable data = new DataTable(DatasetConnections.datasets(pending.conf()).connection(),
+          pending.dataset().dataTable());
       try (RowScanner scanner = data.scan(writer.snapshotId(), RowScan.all())) {
         for (SnapshotRow r : scanner) {
           rows++;
@@ -91,20 +101,21 @@ final class PendingInserts {
       }
       writer.addCounts(rows, bytes);
       SnapshotInfo published = writer.commit();
-      LOG.info("query {} published snapshot {} of {} ({} rows)", queryId, published.id(), datasetId, rows);
-      return published;
+      LOG.info("query {} published snapshot {} of {} ({} rows)", queryId, published.id(), pending.dataset(), rows);
+      return Optional.of(published);
     } finally {
-      writer.close();
+      writer.close(); // aborts unless committed
     }
   }
 
   /** Aborts the query's snapshot, if it is building one; idempotent. */
   static void abort(String queryId) {
-    SnapshotWriter writer = BUILDING.remove(queryId);
-    if (writer != null) {
-      LOG.info("query {} failed: aborting snapshot {}", queryId, writer.snapshotId());
-      writer.abort();
-      writer.close();
+    Pending pending = BUILDING.remove(queryId);
+    if (pending != null) {
+      LOG.info("query {} did not succeed: aborting snapshot {} of {}", queryId, pending.writer().snapshotId(),
+          pending.dataset());
+      pending.writer().abort();
+      pending.writer().close();
     }
   }
 }

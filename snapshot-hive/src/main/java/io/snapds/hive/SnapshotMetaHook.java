@@ -89,7 +89,7 @@ final class SnapshotMetaHook extends DefaultHiveMetaHook {
   @Override
   public void commitInsertTable(Table table, boolean overwrite) throws MetaException {
     try {
-      PendingInserts.commit(conf, dataset(table));
+      PendingInserts.commit(PendingInserts.queryId(conf));
     } catch (SnapshotDatasetException | IllegalStateException e) {
       throw metaException("table " + table.getTableName() + ": publishing the snapshot failed: " + e.getMessage(), e);
     }

@@ -3,12 +3,18 @@ package io.snapds.hive;
 import io.snapds.dataset.mapreduce.SnapshotSelector;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotDatasetException;
+import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotInfo;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.hadoop.hive.conf.HiveConf;
 import org.apache.hadoop.hive.metastore.HiveMetaHook;
 import org.apache.hadoop.hive.metastore.api.hive_metastoreConstants;
+import org.apache.hadoop.hive.ql.exec.TableScanOperator;
 import org.apache.hadoop.hive.ql.metadata.DefaultStorageHandler;
+import org.apache.hadoop.hive.ql.metadata.HiveException;
+import org.apache.hadoop.hive.ql.metadata.InputEstimator;
 import org.apache.hadoop.hive.ql.metadata.HiveStoragePredicateHandler;
 import org.apache.hadoop.hive.ql.parse.SemanticException;
 import org.apache.hadoop.hive.ql.plan.ExprNodeDesc;
@@ -34,7 +40,8 @@ import org.apache.hadoop.mapred.OutputFormat;
  * narrow the scan ({@link KeyPredicates}). {@code INSERT OVERWRITE} writes a new snapshot and
  * publishes it when the query succeeds ({@link SnapshotMetaHook}).
  */
-public class SnapshotStorageHandler extends DefaultStorageHandler implements HiveStoragePredicateHandler {
+public class SnapshotStorageHandler extends DefaultStorageHandler implements HiveStoragePredicateHandler,
+    InputEstimator {
 
   @Override
   public Class<? extends InputFormat> getInputFormatClass() {
@@ -106,18 +113,48 @@ public class SnapshotStorageHandler extends DefaultStorageHandler implements Hiv
         table.getProperty(serdeConstants.LIST_COLUMN_TYPES));
   }
 
-  /** Rejects {@code INSERT INTO} when the query is compiled: a snapshot is written whole. */
+  /**
+   * Rejects, when the query is compiled, an {@code INSERT INTO} (a snapshot is written whole) and
+   * an {@code INSERT OVERWRITE} on MapReduce without {@link SnapshotQueryHook}, which would never
+   * be published.
+   */
   @Override
   public void validateSinkDesc(FileSinkDesc sinkDesc) throws SemanticException {
+    String table = "table " + sinkDesc.getTableInfo().getTableName() + " (" + this + ")";
     if (!sinkDesc.getInsertOverwrite()) {
-      throw new SemanticException("table " + sinkDesc.getTableInfo().getTableName() + " (" + toString()
-          + "): INSERT INTO is not supported, a snapshot is written whole; use INSERT OVERWRITE TABLE");
+      throw new SemanticException(table + ": INSERT INTO is not supported, a snapshot is written whole; "
+          + "use INSERT OVERWRITE TABLE");
+    }
+    HiveConf conf = getConf() instanceof HiveConf ? (HiveConf) getConf() : new HiveConf(getConf(), HiveConf.class);
+    if (!"tez".equals(conf.getVar(HiveConf.ConfVars.HIVE_EXECUTION_ENGINE)) && !SnapshotQueryHook.isPostExecHook(conf)) {
+      throw new SemanticException(table + ": INSERT OVERWRITE on the " + conf.getVar(HiveConf.ConfVars.HIVE_EXECUTION_ENGINE)
+          + " engine publishes its snapshot from a post-execution hook: add " + SnapshotQueryHook.class.getName()
+          + " to " + HiveConf.ConfVars.POST_EXEC_HOOKS.varname + " and " + HiveConf.ConfVars.HIVE_QUERY_LIFETIME_HOOKS.varname);
     }
   }
 
   @Override
   public DecomposedPredicate decomposePredicate(JobConf jobConf, Deserializer deserializer, ExprNodeDesc predicate) {
     return new KeyPredicates(((SnapshotSerDe) deserializer).mappings().key()).decompose(predicate);
+  }
+
+  /**
+   * The size of the snapshot the query reads, from its published row and byte counts: lets Hive
+   * choose map joins (and local mode) for small snapshot tables, as it does for small files.
+   */
+  @Override
+  public Estimation estimate(JobConf job, TableScanOperator ts, long remaining) throws HiveException {
+    String dataset = job.get(HiveTableProperties.DATASET);
+    String pinned = job.get(HiveTableProperties.PINNED_SNAPSHOT);
+    if (dataset == null || pinned == null) {
+      return new Estimation(-1, Long.MAX_VALUE); // unknown: never small
+    }
+    try (SnapshotDataset ds = DatasetConnections.datasets(job).open(DatasetId.parse(dataset))) {
+      SnapshotInfo info = ds.snapshot(SnapshotId.parse(pinned));
+      return new Estimation((int) Math.min(Integer.MAX_VALUE, info.rowCount()), info.byteCount());
+    } catch (SnapshotDatasetException e) {
+      throw new HiveException("estimating the size of " + dataset + " failed: " + e.getMessage(), e);
+    }
   }
 
   @Override
