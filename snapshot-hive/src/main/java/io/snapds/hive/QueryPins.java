@@ -10,7 +10,6 @@ import io.snapds.dataset.SnapshotId;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.conf.HiveConf;
@@ -93,7 +92,7 @@ final class QueryPins {
 
   /** Releases the pins of a query and forgets its resolutions; for {@link SnapshotQueryHook}. */
   static void release(String queryId) {
-    RESOLVED.keySet().removeIf(k -> k.queryId.equals(queryId));
+    RESOLVED.keySet().removeIf(k -> k.queryId().equals(queryId));
     List<ReaderPin> pins = PINS.remove(queryId);
     if (pins == null) {
       return;
@@ -112,30 +111,6 @@ final class QueryPins {
     return List.copyOf(PINS.getOrDefault(queryId, List.of()));
   }
 
-  private static final class Key {
-    final String session;
-    final String queryId;
-    final String queryStart;
-    final DatasetId dataset;
-    final SnapshotSelector selector;
-
-    Key(String session, String queryId, String queryStart, DatasetId dataset, SnapshotSelector selector) {
-      this.session = session;
-      this.queryId = queryId;
-      this.queryStart = queryStart;
-      this.dataset = dataset;
-      this.selector = selector;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Key k && session.equals(k.session) && queryId.equals(k.queryId)
-          && queryStart.equals(k.queryStart) && dataset.equals(k.dataset) && selector.equals(k.selector);
-    }
-
-    @Override
-    public int hashCode() {
-      return Objects.hash(session, queryId, queryStart, dataset, selector);
-    }
-  }
+  private record Key(String session, String queryId, String queryStart, DatasetId dataset,
+      SnapshotSelector selector) {}
 }
