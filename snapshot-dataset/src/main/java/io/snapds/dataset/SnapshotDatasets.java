@@ -6,6 +6,7 @@ import io.snapds.dataset.admin.CompositeDatasetAdmin;
 import io.snapds.dataset.store.PropertiesCodec;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.TableName;
@@ -29,7 +30,8 @@ public final class SnapshotDatasets {
   private SnapshotDatasets(Connection connection, TransactionSystemClient txClient, Clock clock) {
     this.connection = checkNotNull(connection, "connection");
     this.txClient = checkNotNull(txClient, "transaction client");
-    this.clock = checkNotNull(clock, "clock");
+    // metadata stores milliseconds: a coarser clock keeps what is returned equal to what is read
+    this.clock = Clock.tick(checkNotNull(clock, "clock"), Duration.ofMillis(1));
   }
 
   public static SnapshotDatasets using(Connection connection, TransactionSystemClient txClient) {

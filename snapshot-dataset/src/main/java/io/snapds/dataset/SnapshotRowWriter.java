@@ -19,8 +19,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * bounded. It has no say in the snapshot's life: a {@link SnapshotWriter} uses one, and so does
  * each MapReduce task writing into a snapshot its job began.
  *
- * <p>Cells get client-assigned, strictly increasing timestamps, so that a delete followed by a
- * put of the same row in one flush keeps the put.
+ * <p>Cells get timestamps from a counter (1, 2, 3, ...), not the clock: a delete followed by a
+ * put of the same row in one flush keeps the put, and cleanup's deletes (at the server's time)
+ * always cover every cell. Data cells need no wall-clock time; the metadata records the times.
  */
 public final class SnapshotRowWriter implements AutoCloseable {
   private final SnapshotId snapshot;
@@ -124,8 +125,7 @@ public final class SnapshotRowWriter implements AutoCloseable {
   }
 
   private long nextTimestamp() {
-    lastTimestamp = Math.max(System.currentTimeMillis(), lastTimestamp + 1);
-    return lastTimestamp;
+    return ++lastTimestamp;
   }
 
   private void checkOpen() {

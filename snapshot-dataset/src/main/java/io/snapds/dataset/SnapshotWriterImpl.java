@@ -162,14 +162,15 @@ final class SnapshotWriterImpl implements SnapshotWriter {
 
   private MetadataStore.Change<Published> publish(DatasetState base) {
     SnapshotId id = handle.snapshot;
+    // fencing first: a writer that lost its lease learns that, whatever became of its snapshot
+    long fence = base.fence(handle.options.lockName());
+    if (fence > handle.token) {
+      throw new FencedWriterException(dataset.id(), id, handle.token, fence);
+    }
     SnapshotInfo building = base.snapshot(id)
         .orElseThrow(() -> new SnapshotNotAvailableException(dataset.id(), id, null));
     if (building.state() != SnapshotState.BUILDING) {
       throw new SnapshotNotAvailableException(dataset.id(), id, building.state());
-    }
-    long fence = base.fence(handle.options.lockName());
-    if (fence > handle.token) {
-      throw new FencedWriterException(dataset.id(), id, handle.token, fence);
     }
     Optional<SnapshotId> current = base.current();
     boolean moveCurrent = current.isEmpty() || id.isAfter(current.get());

@@ -12,7 +12,6 @@ import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotNotAvailableException;
 import io.snapds.dataset.store.DataTable;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,6 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -33,8 +33,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <p>{@link #getSplits} resolves the selected snapshot once, takes a {@link ReaderPin} on it (so
  * that cleanup keeps its rows even if it expires while the job runs), writes the id into every
  * split and into the configuration ({@link #PINNED_SNAPSHOT}, {@link #PIN_ID}), and returns one
- * split per region of the data table that the snapshot's key range overlaps. The pin is held by
- * the process that computed the splits until {@link #releasePin} or its time-to-live.
+ * split per region of the data table that the snapshot's key range overlaps. The pin is held (and
+ * renewed) by the process that computed the splits until {@link #releasePin}; should that process
+ * die, the pin lapses at its time-to-live.
  */
 public final class SnapshotInputFormatImpl {
   private static final String PREFIX = "snapds.mapreduce.input.";
@@ -48,7 +49,10 @@ public final class SnapshotInputFormatImpl {
   public static final String COLUMNS = PREFIX + "columns";
   /** Optional: rows per scanner round trip. */
   public static final String CACHING = PREFIX + "caching";
-  /** How long the reader pin lasts unless released (milliseconds); default one day. */
+  /**
+   * How long the reader pin lasts without renewal (milliseconds); default one day. The submitting
+   * process renews it while it holds it; if that process dies, the pin lapses this long after.
+   */
   public static final String PIN_TTL = PREFIX + "pin.ttl.ms";
   /** Set by {@link #getSplits}: the snapshot the job reads. */
   public static final String PINNED_SNAPSHOT = PREFIX + "pinned.snapshot";
@@ -144,17 +148,17 @@ public final class SnapshotInputFormatImpl {
     try {
       SnapshotDataset dataset = datasets.open(id);
       SnapshotId snapshot = selector.resolve(dataset);
-      pin = dataset.pin(snapshot, pinOwner(conf), ttl);
+      pin = dataset.pin(snapshot, JobOwner.of(conf.get("mapreduce.job.name")), ttl);
       // the pin counts from now on; the snapshot may have expired (and been cleaned) between
       // resolving it and writing the pin, so check again that it is readable
       SnapshotInfo info = dataset.snapshot(snapshot);
       if (!info.state().isReadable()) {
         throw new SnapshotNotAvailableException(id, snapshot, info.state());
       }
-      List<SnapshotSplit> splits = splits(datasets, id, snapshot, DataTable.toHBaseScan(snapshot, rowScan));
+      List<SnapshotSplit> splits = regionSplits(datasets.connection(), id, snapshot, rowScan);
       conf.set(PINNED_SNAPSHOT, snapshot.toString());
       conf.set(PIN_ID, pin.pinId());
-      HeldPins.hold(datasets, pin);
+      HeldPins.hold(datasets, pin, ttl);
       return splits;
     } catch (IOException | RuntimeException e) {
       if (pin != null) {
@@ -165,12 +169,18 @@ public final class SnapshotInputFormatImpl {
     }
   }
 
-  private static List<SnapshotSplit> splits(JobDatasets datasets, DatasetId id, SnapshotId snapshot, Scan scan)
-      throws IOException {
+  /**
+   * One split per region of the data table that {@code scan}'s range within {@code snapshot}
+   * overlaps, cut to that range, with the region's host. Neither resolves nor pins: for callers
+   * that did so themselves.
+   */
+  public static List<SnapshotSplit> regionSplits(Connection connection, DatasetId id, SnapshotId snapshot,
+      RowScan rowScan) throws IOException {
+    Scan scan = DataTable.toHBaseScan(snapshot, rowScan);
     byte[] start = scan.getStartRow();
     byte[] stop = scan.getStopRow();
     List<SnapshotSplit> splits = new ArrayList<>();
-    try (RegionLocator regions = datasets.connection().getRegionLocator(id.dataTable())) {
+    try (RegionLocator regions = connection.getRegionLocator(id.dataTable())) {
       for (HRegionLocation region : regions.getAllRegionLocations()) {
         byte[] regionStart = region.getRegion().getStartKey();
         byte[] regionEnd = region.getRegion().getEndKey();
@@ -193,15 +203,5 @@ public final class SnapshotInputFormatImpl {
   public static boolean releasePin(Configuration conf) {
     String pinId = conf.getTrimmed(PIN_ID);
     return pinId != null && HeldPins.release(pinId);
-  }
-
-  private static String pinOwner(Configuration conf) {
-    String host;
-    try {
-      host = InetAddress.getLocalHost().getHostName();
-    } catch (IOException e) {
-      host = "unknown-host";
-    }
-    return "mapreduce:" + conf.get("mapreduce.job.name", "job") + "@" + host;
   }
 }

@@ -14,8 +14,9 @@ import org.apache.tephra.shaded.org.apache.twill.zookeeper.ZKClientService;
 
 /**
  * The client of a Tephra transaction service found through ZooKeeper, configured the way Tephra's
- * own clients are ({@code data.tx.zookeeper.quorum}, falling back to {@code hbase.zookeeper.quorum};
- * {@code data.tx.discovery.service.name}). Wired with Tephra's Guice modules, as
+ * own clients are: {@code data.tx.zookeeper.quorum} (host:port list), else
+ * {@code hbase.zookeeper.quorum} as it stands (ZooKeeper's default port unless the hosts carry
+ * one); {@code data.tx.discovery.service.name}. Wired with Tephra's Guice modules, as
  * {@code TransactionServiceClient} itself does.
  */
 public final class TephraServiceClientFactory implements TransactionClientFactory {

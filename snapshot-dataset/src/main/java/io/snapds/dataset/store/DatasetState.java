@@ -23,7 +23,7 @@ import java.util.TreeMap;
  * the {@code with...} methods and hands base and updated to {@link MetadataStore#commit}.
  */
 public final class DatasetState {
-  static final DatasetState EMPTY = new DatasetState(0, null, ImmutableSortedMap.of(),
+  private static final DatasetState EMPTY = new DatasetState(0, null, ImmutableSortedMap.of(),
       ImmutableList.of(), ImmutableMap.of(), ImmutableMap.of(), ImmutableMap.of());
 
   private final long version;
@@ -44,6 +44,11 @@ public final class DatasetState {
     this.runIndex = ImmutableMap.copyOf(runIndex);
     this.sourceIndex = ImmutableMap.copyOf(sourceIndex);
     this.fences = ImmutableMap.copyOf(fences);
+  }
+
+  /** The state of a dataset that has recorded nothing yet. */
+  public static DatasetState empty() {
+    return EMPTY;
   }
 
   /** Counts commits; every commit writes version + 1, so concurrent commits conflict. */

@@ -23,7 +23,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <pre>
  *   s                      version, current             the state row; every commit writes it
  *   n + id(8)              state, created, rows, ...    one row per snapshot
- *   h + millis(8) + id(8)  reason                       history of the current pointer
+ *   h + millis(8) + version(8) + i(2)   id, reason      history of the current pointer
  *   r + runId              id                           run-id index (idempotent runs)
  *   k + sourceKey          id                           source-key index (shared builds)
  *   f + lockName           token                        highest fencing token seen per lock
@@ -74,8 +74,8 @@ final class MetadataCodec {
           snapshots.put(info.id(), info);
         }
         case HISTORY -> history.add(new HistoryEntry(
-            Instant.ofEpochMilli(Bytes.toLong(cols.checkLength(key, 17), 1)),
-            suffixId(key, 9, cols), cols.string(REASON)));
+            Instant.ofEpochMilli(Bytes.toLong(cols.checkLength(key, 19), 1)),
+            cols.id(cols.longValue(ID)), cols.string(REASON)));
         case RUN -> runs.put(Bytes.toString(key, 1, key.length - 1), cols.id(cols.longValue(ID)));
         case SOURCE -> sources.put(Bytes.toString(key, 1, key.length - 1), cols.id(cols.longValue(ID)));
         case FENCE -> fences.put(Bytes.toString(key, 1, key.length - 1), cols.longValue(TOKEN));
@@ -145,8 +145,13 @@ final class MetadataCodec {
         encodeSnapshot(info, table);
       }
     });
-    for (HistoryEntry h : updated.history().subList(base.history().size(), updated.history().size())) {
-      byte[] row = Bytes.add(new byte[] {HISTORY}, Bytes.toBytes(h.at().toEpochMilli()), h.snapshot().toBytes());
+    List<HistoryEntry> added = updated.history().subList(base.history().size(), updated.history().size());
+    for (int i = 0; i < added.size(); i++) {
+      HistoryEntry h = added.get(i);
+      // time, then the commit's version: unique, and in the order the changes happened
+      byte[] row = Bytes.add(Bytes.add(new byte[] {HISTORY}, Bytes.toBytes(h.at().toEpochMilli())),
+          Bytes.toBytes(base.version() + 1), Bytes.toBytes((short) i));
+      table.put(row, ID, h.snapshot().toBytes());
       table.put(row, REASON, Bytes.toBytes(h.reason()));
     }
     updated.runIndex().forEach((run, id) -> {

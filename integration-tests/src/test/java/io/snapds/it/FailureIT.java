@@ -1,0 +1,74 @@
+package io.snapds.it;
+
+import static io.snapds.it.Fixtures.writeAndCommit;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.snapds.dataset.CommitConflictException;
+import io.snapds.dataset.CommitStateUnknownException;
+import io.snapds.dataset.DatasetProperties;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotDatasets;
+import io.snapds.dataset.SnapshotInfo;
+import io.snapds.dataset.SnapshotState;
+import io.snapds.dataset.SnapshotWriter;
+import io.snapds.dataset.testing.FaultyTxClient;
+import io.snapds.dataset.testing.MiniCluster;
+import io.snapds.dataset.testing.MiniClusterExtension;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Injected transaction failures: more conflicts than retries, and a commit whose outcome is unknown. */
+@ExtendWith(MiniClusterExtension.class)
+class FailureIT {
+  private final MiniCluster cluster = MiniCluster.get();
+  private final FaultyTxClient tx = new FaultyTxClient(cluster.txClient());
+  private final SnapshotDatasets datasets = SnapshotDatasets.using(cluster.connection(), tx);
+
+  @Test
+  void moreConflictsThanRetriesFailCleanlyAndTheWriterCanCommitLater() {
+    SnapshotDataset ds = datasets.create(MiniCluster.uniqueDataset("conflict"),
+        DatasetProperties.builder().commitRetries(2).build());
+    SnapshotInfo before = writeAndCommit(ds.newSnapshot().begin(), "before", 3);
+    SnapshotWriter w = ds.newSnapshot().begin();
+    w.put(Bytes.toBytes("k"), "d", "v", Bytes.toBytes("x"));
+    tx.failConflictChecks(3);
+    CommitConflictException e = assertThrows(CommitConflictException.class, w::commit);
+    assertEquals("publish snapshot " + w.snapshotId() + " on dataset " + ds.id()
+        + " conflicted with a concurrent change", e.getMessage());
+    assertEquals(before.id(), ds.currentSnapshot().orElseThrow().id(), "nothing published");
+    assertEquals(SnapshotState.BUILDING, ds.snapshot(w.snapshotId()).state());
+    assertEquals(before, ds.snapshot(before.id()), "nothing committed changed");
+
+    SnapshotInfo published = w.commit();
+    assertEquals(published.id(), ds.currentSnapshot().orElseThrow().id());
+    assertEquals(1, published.rowCount());
+  }
+
+  @Test
+  void conflictsWithinTheRetryLimitAreInvisible() {
+    SnapshotDataset ds = datasets.create(MiniCluster.uniqueDataset("retry"),
+        DatasetProperties.builder().commitRetries(3).build());
+    SnapshotWriter w = ds.newSnapshot().begin();
+    tx.failConflictChecks(3);
+    SnapshotInfo published = Fixtures.writeAndCommit(w, "x", 4);
+    assertEquals(published.id(), ds.currentSnapshot().orElseThrow().id());
+  }
+
+  @Test
+  void aCommitWithUnknownOutcomeIsReportedAsUnknownAndChangesNothingVisible() {
+    SnapshotDataset ds = datasets.create(MiniCluster.uniqueDataset("unknown"), DatasetProperties.defaults());
+    SnapshotInfo before = writeAndCommit(ds.newSnapshot().begin(), "before", 3);
+    SnapshotWriter w = ds.newSnapshot().begin();
+    w.put(Bytes.toBytes("k"), "d", "v", Bytes.toBytes("x"));
+    tx.failCommits(1);
+    CommitStateUnknownException e = assertThrows(CommitStateUnknownException.class, w::commit);
+    assertEquals("outcome of publish snapshot " + w.snapshotId() + " on dataset " + ds.id() + " is unknown",
+        e.getMessage());
+    // the caller checks the state, as the exception says: here the commit did not happen
+    assertEquals(before.id(), ds.currentSnapshot().orElseThrow().id());
+    assertEquals(SnapshotState.BUILDING, ds.snapshot(w.snapshotId()).state());
+    assertEquals(true, Fixtures.observe(ds.readCurrent()).matches(before), "readers still see the old snapshot whole");
+  }
+}

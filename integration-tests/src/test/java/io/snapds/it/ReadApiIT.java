@@ -1,0 +1,140 @@
+package io.snapds.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.DatasetProperties;
+import io.snapds.dataset.RowScan;
+import io.snapds.dataset.RowScanner;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotInfo;
+import io.snapds.dataset.SnapshotReader;
+import io.snapds.dataset.SnapshotRow;
+import io.snapds.dataset.SnapshotWriter;
+import io.snapds.dataset.testing.MiniCluster;
+import io.snapds.dataset.testing.MiniClusterExtension;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Gets, multi-gets, scans with ranges, prefixes and projections, on binary keys and values. */
+@ExtendWith(MiniClusterExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ReadApiIT {
+  private static final byte[][] KEYS = {
+      {0x00}, {0x00, 0x00}, {0x00, (byte) 0xFF}, {0x01}, {'a'}, {'a', 0x00}, {'a', 'b'}, {'b'},
+      {(byte) 0xFF}, {(byte) 0xFF, (byte) 0xFF}};
+  private SnapshotDataset ds;
+  private SnapshotInfo snapshot;
+
+  @BeforeAll
+  void write() {
+    DatasetId id = MiniCluster.uniqueDataset("read");
+    ds = MiniCluster.get().datasets().create(id, DatasetProperties.builder().families("d", "x").build());
+    try (SnapshotWriter w = ds.newSnapshot().runId("read-1").owner("tester").begin()) {
+      for (int i = 0; i < KEYS.length; i++) {
+        w.put(KEYS[i], "d", new byte[] {1, 0, 2}, new byte[] {(byte) i, 0, (byte) 0xFF});
+        w.put(KEYS[i], "d", "n", Bytes.toBytes(i));
+        w.put(KEYS[i], "x", "extra", Bytes.toBytes("x" + i));
+      }
+      w.put(Bytes.toBytes("gone"), "d", "n", Bytes.toBytes(-1));
+      w.delete(Bytes.toBytes("gone"));
+      w.put(Bytes.toBytes("back"), "d", "n", Bytes.toBytes(-1));
+      w.delete(Bytes.toBytes("back"));
+      w.put(Bytes.toBytes("back"), "d", "n", Bytes.toBytes(99));
+      snapshot = w.commit();
+    }
+  }
+
+  private static List<byte[]> keys(RowScanner scanner) {
+    List<byte[]> out = new ArrayList<>();
+    try (scanner) {
+      for (SnapshotRow r : scanner) {
+        out.add(r.key());
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void summaryRecordsWhatWasWritten() {
+    assertEquals(KEYS.length + 3, snapshot.rowCount(), "rows counted per key run, deletes included");
+    assertTrue(snapshot.byteCount() > 0);
+    assertEquals("tester", snapshot.writer());
+    assertEquals(Optional.of("read-1"), snapshot.runId());
+    assertTrue(snapshot.committedAt().isPresent());
+    assertEquals(List.of(snapshot), ds.retainedSnapshots());
+  }
+
+  @Test
+  void getReturnsEveryColumnBinarySafe() {
+    SnapshotReader r = ds.readCurrent();
+    for (int i = 0; i < KEYS.length; i++) {
+      SnapshotRow row = r.get(KEYS[i]).orElseThrow();
+      assertArrayEquals(KEYS[i], row.key());
+      assertArrayEquals(new byte[] {(byte) i, 0, (byte) 0xFF}, row.value(Bytes.toBytes("d"), new byte[] {1, 0, 2}));
+      assertEquals(i, Bytes.toInt(row.value("d", "n")));
+      assertEquals("x" + i, Bytes.toString(row.value("x", "extra")));
+      assertEquals(3, row.columnCount());
+    }
+    assertFalse(r.get(Bytes.toBytes("gone")).isPresent());
+    assertEquals(99, Bytes.toInt(r.get(Bytes.toBytes("back")).orElseThrow().value("d", "n")));
+    assertFalse(r.get(Bytes.toBytes("missing")).isPresent());
+  }
+
+  @Test
+  void multiGetIsAlignedWithTheKeys() {
+    List<Optional<SnapshotRow>> rows = ds.readCurrent().get(List.of(KEYS[3], Bytes.toBytes("missing"), KEYS[0]));
+    assertEquals(3, rows.size());
+    assertArrayEquals(KEYS[3], rows.get(0).orElseThrow().key());
+    assertFalse(rows.get(1).isPresent());
+    assertArrayEquals(KEYS[0], rows.get(2).orElseThrow().key());
+  }
+
+  @Test
+  void projectionKeepsOnlyTheColumnsAsked() {
+    SnapshotRow row = ds.readCurrent().get(KEYS[4], RowScan.all().column("x", "extra")).orElseThrow();
+    assertEquals(1, row.columnCount());
+    assertNull(row.value("d", "n"));
+    try (RowScanner s = ds.readCurrent().scan(RowScan.all().family("d").limit(2))) {
+      int n = 0;
+      for (SnapshotRow r : s) {
+        assertNull(r.value("x", "extra"));
+        assertEquals(2, r.columnCount());
+        n++;
+      }
+      assertEquals(2, n);
+    }
+  }
+
+  @Test
+  void rangesAndPrefixesStayInsideTheSnapshot() {
+    SnapshotReader r = ds.readCurrent();
+    List<byte[]> all = keys(r.scan(RowScan.all()));
+    assertEquals(KEYS.length + 1, all.size()); // + "back"
+    List<byte[]> a = keys(r.scan(RowScan.all().prefix(new byte[] {'a'})));
+    assertEquals(3, a.size());
+    assertArrayEquals(new byte[] {'a', 'b'}, a.get(2));
+    List<byte[]> zeros = keys(r.scan(RowScan.all().prefix(new byte[] {0x00})));
+    assertEquals(3, zeros.size());
+    List<byte[]> ff = keys(r.scan(RowScan.all().prefix(new byte[] {(byte) 0xFF})));
+    assertEquals(2, ff.size(), "a prefix of 0xFF has no upper bound but must stay in the snapshot");
+    List<byte[]> range = keys(r.scan(RowScan.all().range(new byte[] {0x01}, new byte[] {'b'})));
+    assertEquals(4, range.size()); // 0x01, a, a0, ab ("back" sorts after "b")
+  }
+
+  @Test
+  void readSnapshotByIdReadsTheSameRows() {
+    assertEquals(keys(ds.readCurrent().scan(RowScan.all())).size(),
+        keys(ds.readSnapshot(snapshot.id()).scan(RowScan.all())).size());
+  }
+}

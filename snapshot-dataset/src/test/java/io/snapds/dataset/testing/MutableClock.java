@@ -1,0 +1,40 @@
+package io.snapds.dataset.testing;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** A clock that tests move by hand: lease expiry and retention by age without waiting. */
+public final class MutableClock extends Clock {
+  private final AtomicReference<Instant> now;
+
+  public MutableClock(Instant start) {
+    this.now = new AtomicReference<>(start);
+  }
+
+  public static MutableClock startingNow() {
+    return new MutableClock(Instant.now());
+  }
+
+  public void advance(Duration d) {
+    now.updateAndGet(t -> t.plus(d));
+  }
+
+  @Override
+  public Instant instant() {
+    return now.get();
+  }
+
+  @Override
+  public ZoneId getZone() {
+    return ZoneOffset.UTC;
+  }
+
+  @Override
+  public Clock withZone(ZoneId zone) {
+    return this;
+  }
+}
