@@ -64,8 +64,8 @@ public final class HiveSnapshotInputFormat implements InputFormat<ImmutableBytes
     } else {
       String pinned = job.get(HiveTableProperties.PINNED_SNAPSHOT);
       if (pinned != null) {
-        // resolved and pinned when the query was compiled: only check it is still readable
-        return QueryPins.checkReadable(job, dataset, SnapshotId.parse(pinned));
+        // resolved and pinned when the query was compiled
+        return QueryPins.checkPinned(job, dataset, SnapshotId.parse(pinned));
       }
       selector = SnapshotSettings.fromSettings(new Properties(), job);
     }

@@ -7,6 +7,8 @@ import io.snapds.dataset.ReaderPin;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotDatasets;
 import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotNotAvailableException;
+import io.snapds.dataset.SnapshotState;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -80,13 +82,18 @@ final class QueryPins {
   }
 
   /**
-   * Checks that a snapshot resolved earlier can still be read.
+   * Checks a snapshot that this query resolved and pinned when it was compiled. It may have
+   * expired since: its pin keeps its rows from cleanup, so the query reads on.
    *
-   * @throws io.snapds.dataset.SnapshotNotAvailableException if it expired meanwhile
+   * @throws io.snapds.dataset.SnapshotNotAvailableException if it was never committed
    */
-  static SnapshotId checkReadable(Configuration conf, DatasetId datasetId, SnapshotId snapshot) {
+  static SnapshotId checkPinned(Configuration conf, DatasetId datasetId, SnapshotId snapshot) {
     try (SnapshotDataset dataset = DatasetConnections.datasets(conf).open(datasetId)) {
-      return dataset.readSnapshot(snapshot).snapshotId();
+      SnapshotState state = dataset.snapshot(snapshot).state();
+      if (state != SnapshotState.COMMITTED && state != SnapshotState.EXPIRED) {
+        throw new SnapshotNotAvailableException(datasetId, snapshot, state);
+      }
+      return snapshot;
     }
   }
 

@@ -1,9 +1,14 @@
 package io.snapds.hive;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.snapds.dataset.RowScan;
+import io.snapds.dataset.RowScanner;
 import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotState;
+import io.snapds.dataset.store.DataTable;
+import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -60,6 +65,45 @@ class SnapshotPinningTest {
     assertEquals(List.of("20\t" + oldSum + "\t20"), result);
     assertEquals(published, prices.dataset.currentSnapshot().orElseThrow().id(), "the new snapshot was published");
     assertEquals(List.of("30"), hive.sql("SELECT count(*) FROM " + prices.table), "and the next query sees it");
+  }
+
+  /**
+   * The query's reader pin keeps the rows of its snapshot while it runs: the snapshot expires
+   * and cleanup runs while the query waits at the gate, and its later stage still reads them all.
+   */
+  @Test
+  void cleanupDuringARunningQueryKeepsThePinnedRows() throws Exception {
+    EmbeddedHive hive = EmbeddedHive.get();
+    Prices prices = Prices.create(hive, "cleanup");
+    SnapshotId old = prices.publish(1, 20).id();
+    double oldSum = sumOfPrices(prices, old);
+
+    GateUdf.arm();
+    CompletableFuture<Void> cleaner = CompletableFuture.runAsync(() -> {
+      try {
+        GateUdf.awaitReached();
+        prices.publish(2, 30);
+        prices.dataset.expireSnapshots().expire(old).commit();
+        prices.dataset.cleanup();
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      } finally {
+        GateUdf.open();
+      }
+    });
+    List<String> result = hive.sqlWith("hive.fetch.task.conversion", "none",
+        "SELECT a.n, a.total, b.n FROM"
+            + " (SELECT count(gate(sku)) n, sum(price) total FROM " + prices.table + ") a CROSS JOIN"
+            + " (SELECT count(gate(sku)) n FROM " + prices.table + ") b");
+    cleaner.get(60, TimeUnit.SECONDS);
+
+    assertEquals(List.of("20\t" + oldSum + "\t20"), result);
+    assertEquals(SnapshotState.EXPIRED, prices.dataset.snapshot(old).state());
+    // the query has ended and released its pin: now cleanup removes the old rows
+    prices.dataset.cleanup();
+    try (RowScanner rows = new DataTable(MiniCluster.get().connection(), prices.id.dataTable()).scan(old, RowScan.all())) {
+      assertFalse(rows.iterator().hasNext(), "the expired snapshot's rows are cleaned after the query");
+    }
   }
 
   private static double sumOfPrices(Prices prices, SnapshotId snapshot) {
