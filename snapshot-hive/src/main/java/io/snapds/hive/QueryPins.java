@@ -1,7 +1,6 @@
 package io.snapds.hive;
 
 import io.snapds.dataset.mapreduce.SnapshotSelector;
-import com.google.common.cache.CacheBuilder;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.ReaderPin;
 import io.snapds.dataset.SnapshotDataset;
@@ -10,8 +9,10 @@ import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotNotAvailableException;
 import io.snapds.dataset.SnapshotState;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.conf.HiveConf;
@@ -33,11 +34,12 @@ import org.slf4j.LoggerFactory;
 final class QueryPins {
   private static final Logger LOG = LoggerFactory.getLogger(QueryPins.class);
   private static final long DEFAULT_PIN_TTL_SECONDS = 86_400;
-  // bounded, for Hive servers that run without the hook: entries of finished queries age out
-  private static final Map<Key, SnapshotId> RESOLVED = CacheBuilder.newBuilder().maximumSize(10_000)
-      .expireAfterWrite(Duration.ofDays(1)).<Key, SnapshotId>build().asMap();
-  private static final Map<String, List<ReaderPin>> PINS = CacheBuilder.newBuilder().maximumSize(10_000)
-      .expireAfterWrite(Duration.ofDays(1)).<String, List<ReaderPin>>build().asMap();
+  private static final Duration FORGET_AFTER = Duration.ofDays(2);
+  private static final Map<Key, Resolved> RESOLVED = new ConcurrentHashMap<>();
+  private static final Map<String, List<ReaderPin>> PINS = new ConcurrentHashMap<>();
+  private static final Map<String, List<String>> DEFERRED = new ConcurrentHashMap<>();
+
+  private record Resolved(SnapshotId snapshot, Instant at) {}
 
   private QueryPins() {}
 
@@ -49,7 +51,9 @@ final class QueryPins {
       return resolveAndPin(conf, queryId, dataset, selector); // not in a Hive session: nothing to share with
     }
     Key key = new Key(session.getSessionId(), queryId, session.getQueryCurrentTimestamp().toString(), dataset, selector);
-    return RESOLVED.computeIfAbsent(key, k -> resolveAndPin(conf, queryId, dataset, selector));
+    forgetOldQueries();
+    return RESOLVED.computeIfAbsent(key, k -> new Resolved(resolveAndPin(conf, queryId, dataset, selector),
+        Instant.now())).snapshot();
   }
 
   private static SnapshotId resolveAndPin(Configuration conf, String queryId, DatasetId datasetId,
@@ -94,6 +98,36 @@ final class QueryPins {
         throw new SnapshotNotAvailableException(datasetId, snapshot, state);
       }
       return snapshot;
+    }
+  }
+
+  /** For Hive servers that run without the lifetime hook: entries of long finished queries go. */
+  private static void forgetOldQueries() {
+    if (RESOLVED.size() > 1_000) {
+      Instant old = Instant.now().minus(FORGET_AFTER);
+      RESOLVED.entrySet().removeIf(e -> {
+        boolean stale = e.getValue().at().isBefore(old);
+        if (stale) {
+          PINS.remove(e.getKey().queryId());
+        }
+        return stale;
+      });
+    }
+  }
+
+  /**
+   * Releases the query's pins when the session compiles its next query: for a query whose rows a
+   * fetch task reads after Hive considers it executed.
+   */
+  static void releaseWithNextQuery(String sessionId, String queryId) {
+    DEFERRED.computeIfAbsent(sessionId, s -> new CopyOnWriteArrayList<>()).add(queryId);
+  }
+
+  /** Releases what {@link #releaseWithNextQuery} deferred for the session. */
+  static void releaseDeferred(String sessionId) {
+    List<String> queries = DEFERRED.remove(sessionId);
+    if (queries != null) {
+      queries.forEach(QueryPins::release);
     }
   }
 

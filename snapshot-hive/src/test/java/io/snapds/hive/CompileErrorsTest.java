@@ -51,7 +51,9 @@ class CompileErrorsTest {
     String setting = failure(HiveTableProperties.SNAPSHOT_ID, unknown.toString(), "SELECT count(*) FROM " + prices.table);
     assertContains("snapshot " + unknown + " does not exist in dataset " + prices.id, setting);
     String clause = failure("SELECT count(*) FROM " + prices.table + " FOR SYSTEM_VERSION AS OF " + unknown);
-    assertContains("snapshot " + unknown + " does not exist in dataset " + prices.id, clause);
+    // from the semantic analyzer hook: the query fails to compile
+    assertContains("SemanticException table default." + prices.table + " FOR SYSTEM_VERSION AS OF " + unknown
+        + ": snapshot " + unknown + " does not exist in dataset " + prices.id, clause);
   }
 
   @Test
@@ -63,7 +65,11 @@ class CompileErrorsTest {
     String setting = failure(HiveTableProperties.SNAPSHOT_ID, first.toString(), "SELECT * FROM " + prices.table);
     assertContains("snapshot " + first + " of dataset " + prices.id + " is EXPIRED, not readable", setting);
     String clause = failure("SELECT * FROM " + prices.table + " FOR SYSTEM_VERSION AS OF " + first);
-    assertContains("snapshot " + first + " of dataset " + prices.id + " is EXPIRED, not readable", clause);
+    assertContains("SemanticException table default." + prices.table + " FOR SYSTEM_VERSION AS OF " + first
+        + ": snapshot " + first + " of dataset " + prices.id + " is EXPIRED, not readable", clause);
+    String time = failure("SELECT * FROM " + prices.table + " FOR SYSTEM_TIME AS OF '2000-01-01 00:00:00'");
+    assertContains("FOR SYSTEM_TIME AS OF '2000-01-01 00:00:00': dataset " + prices.id + " had no current snapshot at",
+        time);
     assertEquals(List.of("4"), hive.sql("SELECT count(*) FROM " + prices.table), "the current snapshot still reads");
   }
 

@@ -13,6 +13,7 @@ import io.snapds.dataset.testing.MiniClusterExtension;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hive.conf.HiveConf;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -104,6 +105,27 @@ class SnapshotPinningTest {
     try (RowScanner rows = new DataTable(MiniCluster.get().connection(), prices.id.dataTable()).scan(old, RowScan.all())) {
       assertFalse(rows.iterator().hasNext(), "the expired snapshot's rows are cleaned after the query");
     }
+  }
+
+  /**
+   * A query's pins end with it: after its job for a MapReduce query; for a query whose rows a
+   * fetch task reads after Hive's execution phase, when the session compiles its next query.
+   */
+  @Test
+  void pinsAreReleasedWhenTheQueryIsDone() throws Exception {
+    EmbeddedHive hive = EmbeddedHive.get();
+    Prices prices = Prices.create(hive, "release");
+    prices.publish(1, 5);
+
+    hive.sqlWith("hive.fetch.task.conversion", "none", "SELECT count(*) FROM " + prices.table);
+    String jobQuery = hive.conf().getVar(HiveConf.ConfVars.HIVE_QUERY_ID);
+    assertEquals(List.of(), QueryPins.pins(jobQuery));
+
+    assertEquals(5, hive.sql("SELECT * FROM " + prices.table).size()); // a fetch task
+    String fetchQuery = hive.conf().getVar(HiveConf.ConfVars.HIVE_QUERY_ID);
+    assertEquals(1, QueryPins.pins(fetchQuery).size(), "kept while the rows may still be fetched");
+    hive.sql("SELECT count(*) FROM " + prices.table);
+    assertEquals(List.of(), QueryPins.pins(fetchQuery));
   }
 
   private static double sumOfPrices(Prices prices, SnapshotId snapshot) {
