@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NavigableMap;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import org.apache.hadoop.hbase.client.Connection;
@@ -104,8 +103,7 @@ public final class DataTable {
 
   /** Converts an HBase result of the data table into the user's row (prefix stripped). */
   public static SnapshotRow toRow(Result r) {
-    NavigableMap<byte[], NavigableMap<byte[], byte[]>> families = r.getNoVersionMap();
-    return new SnapshotRow(RowKeys.userKey(r.getRow()), families);
+    return SnapshotRow.ofCells(RowKeys.userKey(r.getRow()), r.rawCells());
   }
 
   /** Deletes every row of the snapshot; returns how many rows it deleted. Idempotent. */
