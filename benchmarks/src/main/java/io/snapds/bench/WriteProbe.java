@@ -1,0 +1,98 @@
+package io.snapds.bench;
+
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.DatasetProperties;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotDatasets;
+import io.snapds.dataset.SnapshotWriter;
+import io.snapds.dataset.tx.LocalTransactionService;
+import java.io.File;
+import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.BufferedMutatorParams;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+
+/**
+ * A client process that writes to the mini cluster of the benchmark JVM, so that its heap
+ * ({@code -Xmx}) and peak RSS are the writer's alone. Run by {@link ClientJvm}:
+ * <pre>
+ * WriteProbe snapshot|raw NAME ROWS REPETITIONS BUFFER_BYTES ZK_QUORUM ZK_PORT TX_STATE_DIR
+ * </pre>
+ * Each repetition writes into a fresh dataset (or plain table) that is dropped afterwards, and
+ * prints {@code RESULT rep=.. rows=.. seconds=.. publishMs=..}; the last line is
+ * {@code MEMORY peakRss=.. peakHeap=.. maxHeap=..}. A snapshot's time runs from {@code begin()}
+ * to {@code commit()} returning; {@code publishMs} is {@code commit()} alone, after a flush.
+ * The raw time runs from opening the {@link BufferedMutator} to its close (its last flush).
+ */
+public final class WriteProbe {
+  private WriteProbe() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length != 8) {
+      throw new IllegalArgumentException("usage: WriteProbe snapshot|raw NAME ROWS REPETITIONS BUFFER_BYTES "
+          + "ZK_QUORUM ZK_PORT TX_STATE_DIR; got " + String.join(" ", args));
+    }
+    String mode = args[0];
+    String name = args[1];
+    long rows = Long.parseLong(args[2]);
+    int reps = Integer.parseInt(args[3]);
+    long buffer = Long.parseLong(args[4]);
+    Configuration conf = HBaseConfiguration.create();
+    conf.set("hbase.zookeeper.quorum", args[5]);
+    conf.set("hbase.zookeeper.property.clientPort", args[6]);
+    try (Connection connection = ConnectionFactory.createConnection(conf);
+        LocalTransactionService tx = LocalTransactionService.persistent(new File(args[7]), conf)) {
+      for (int rep = 1; rep <= reps; rep++) {
+        String line = switch (mode) {
+          case "snapshot" -> snapshot(connection, tx, name + "_" + rep, rows, buffer);
+          case "raw" -> raw(connection, name + "_" + rep, rows, buffer);
+          default -> throw new IllegalArgumentException("mode must be snapshot or raw, got '" + mode + "'");
+        };
+        System.out.println("RESULT rep=" + rep + " rows=" + rows + " " + line);
+      }
+    }
+    System.out.println("MEMORY peakRss=" + ProcessMemory.peakRssBytes() + " peakHeap=" + ProcessMemory.peakHeapBytes()
+        + " maxHeap=" + Runtime.getRuntime().maxMemory());
+  }
+
+  private static String snapshot(Connection connection, LocalTransactionService tx, String name, long rows,
+      long buffer) {
+    SnapshotDatasets datasets = SnapshotDatasets.using(connection, tx.client());
+    DatasetId id = DatasetId.of(PlainTables.NAMESPACE, name);
+    SnapshotDataset dataset = datasets.create(id, DatasetProperties.defaults());
+    try {
+      long start = System.nanoTime();
+      long flushed;
+      try (SnapshotWriter writer = dataset.newSnapshot().writeBufferBytes(buffer).begin()) {
+        RowData.write(writer, 1, rows);
+        writer.flush();
+        flushed = System.nanoTime();
+        writer.commit();
+      }
+      long end = System.nanoTime();
+      return String.format(Locale.ROOT, "seconds=%.3f publishMs=%.3f", (end - start) / 1e9, (end - flushed) / 1e6);
+    } finally {
+      datasets.admin(id).drop();
+    }
+  }
+
+  private static String raw(Connection connection, String name, long rows, long buffer) throws Exception {
+    PlainTables tables = new PlainTables(connection);
+    TableName table = tables.create(name);
+    try {
+      long start = System.nanoTime();
+      try (BufferedMutator mutator = connection.getBufferedMutator(
+          new BufferedMutatorParams(table).writeBufferSize(buffer))) {
+        RowData.write(mutator, 1, rows);
+      }
+      long end = System.nanoTime();
+      return String.format(Locale.ROOT, "seconds=%.3f publishMs=0", (end - start) / 1e9);
+    } finally {
+      tables.drop(table);
+    }
+  }
+}
