@@ -15,8 +15,9 @@ import org.apache.tephra.TransactionCodec;
 /**
  * Everything needed to carry on a begun snapshot in another process or later: its id, the
  * building transaction, the writer lock's lease and the options it was begun with. A MapReduce
- * job begins a snapshot in {@code setupJob}, stores the handle's string form in the job
- * configuration, and its tasks and {@code commitJob} work from it.
+ * job begins a snapshot when it is submitted, {@linkplain SnapshotWriter#detach() detaches} it,
+ * stores the handle's string form in the job configuration, and its tasks and committer work
+ * from it.
  */
 public final class SnapshotHandle {
   private static final int VERSION = 1;

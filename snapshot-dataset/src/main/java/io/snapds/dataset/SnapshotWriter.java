@@ -60,6 +60,16 @@ public interface SnapshotWriter extends AutoCloseable {
    */
   Optional<SnapshotHandle> handle();
 
+  /**
+   * Hands the snapshot over to another process without aborting it: sends the buffered rows,
+   * stops this process's heartbeat and returns the handle the other process resumes with
+   * ({@link SnapshotDataset#resume}). Until it does, the lease lasts its duration from the last
+   * heartbeat. This writer accepts nothing more, and closing it no longer aborts.
+   *
+   * @throws IllegalStateException after commit or abort, or when the run was already published
+   */
+  SnapshotHandle detach();
+
   /** Sends buffered rows to HBase now (commit does this too). */
   void flush();
 

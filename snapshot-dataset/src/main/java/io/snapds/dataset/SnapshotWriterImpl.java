@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 final class SnapshotWriterImpl implements SnapshotWriter {
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotWriterImpl.class);
 
-  private enum Status { OPEN, COMMITTED, ABORTED, UNKNOWN }
+  private enum Status { OPEN, COMMITTED, ABORTED, UNKNOWN, DETACHED }
 
   private final SnapshotDataset dataset;
   private final MetadataStore store;
@@ -109,6 +109,15 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     extraRows += rowCount;
     extraBytes += byteCount;
     return this;
+  }
+
+  @Override
+  public SnapshotHandle detach() {
+    checkWritable();
+    rows.close();
+    keeper.close();
+    status = Status.DETACHED;
+    return handle;
   }
 
   @Override

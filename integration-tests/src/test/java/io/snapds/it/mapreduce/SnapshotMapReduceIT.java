@@ -1,0 +1,492 @@
+package io.snapds.it.mapreduce;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.snapds.dataset.CleanupResult;
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.DatasetProperties;
+import io.snapds.dataset.NewSnapshot;
+import io.snapds.dataset.RowScan;
+import io.snapds.dataset.RowScanner;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotHandle;
+import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotInfo;
+import io.snapds.dataset.SnapshotNotAvailableException;
+import io.snapds.dataset.SnapshotReader;
+import io.snapds.dataset.SnapshotRow;
+import io.snapds.dataset.SnapshotState;
+import io.snapds.dataset.SnapshotWriter;
+import io.snapds.dataset.mapreduce.JobDatasets;
+import io.snapds.dataset.mapreduce.SnapshotInputFormat;
+import io.snapds.dataset.mapreduce.SnapshotInputFormatImpl;
+import io.snapds.dataset.mapreduce.SnapshotMapReduceUtil;
+import io.snapds.dataset.mapreduce.SnapshotOutputFormat;
+import io.snapds.dataset.mapreduce.SnapshotRowWritable;
+import io.snapds.dataset.mapreduce.SnapshotSelector;
+import io.snapds.dataset.mapreduce.SnapshotSplit;
+import io.snapds.dataset.store.RowKeys;
+import io.snapds.dataset.testing.MiniCluster;
+import io.snapds.dataset.testing.MiniClusterExtension;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.Reporter;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.output.NullOutputFormat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * MapReduce jobs over snapshot datasets on the local job runner and the shared mini cluster:
+ * copying, pinning under concurrent publish/expire/cleanup, failure, run-id re-runs, split
+ * computation over several regions, and configuration errors at submission.
+ */
+@ExtendWith(MiniClusterExtension.class)
+class SnapshotMapReduceIT {
+  private final MiniCluster cluster = MiniCluster.get();
+
+  // ---- copy ----
+
+  @Test
+  void copyJobCopiesSnapshotOfOneDatasetIntoNewSnapshotOfAnother() throws Exception {
+    SnapshotDataset a = create("copyA");
+    SnapshotDataset b = create("copyB");
+    SnapshotInfo s = publish(a, "s", 120);
+    publish(a, "newer", 30); // S is not current any more: it is read by id
+
+    Job job = newJob("copy");
+    SnapshotMapReduceUtil.initSnapshotCopyJob(a.id(), SnapshotSelector.snapshot(s.id()), b.id(), null, job, false);
+    assertTrue(SnapshotMapReduceUtil.runJob(job, false));
+
+    SnapshotInfo copy = b.currentSnapshot().orElseThrow();
+    assertEquals(rows(a.readSnapshot(s.id())), rows(b.readCurrent()));
+    assertEquals(120, copy.rowCount());
+    assertEquals(s.byteCount(), copy.byteCount());
+    assertEquals(job.getJobID().toString(), copy.summary().get("mapreduce.job.id"));
+    assertEquals(Optional.of(s.id()), SnapshotInputFormatImpl.pinnedSnapshot(job.getConfiguration()));
+    assertFalse(SnapshotInputFormat.releasePin(job), "runJob released the reader pin already");
+    assertTrue(b.lockStatus(NewSnapshot.WRITER_LOCK).lease().isEmpty(), "the writer lock was released");
+  }
+
+  // ---- pinning ----
+
+  @Test
+  void jobReadsItsPinnedSnapshotWhileOthersArePublishedExpiredAndCleanedUp() throws Exception {
+    SnapshotDataset a = create("pin");
+    // two regions, so two map tasks: the local runner runs them one after the other, and the
+    // second opens its scanner after the cleanup below (an open region scanner keeps seeing the
+    // rows it started with, whatever is deleted later)
+    SnapshotInfo s1 = publishAcrossRegions(a, "one", 60, "k030");
+    List<SnapshotRow> expected = rows(a.readSnapshot(s1.id()));
+
+    // output collected in memory: a snapshot output would hold a building transaction open,
+    // which alone would keep cleanup from deleting s1, and then the pin would prove nothing
+    Job job = newJob("pinned");
+    SnapshotMapReduceUtil.initSnapshotMapperJob(a.id(), SnapshotSelector.current(), PausingMapper.class,
+        null, null, job, false);
+    job.setOutputFormatClass(NullOutputFormat.class);
+    job.setNumReduceTasks(0);
+    PausingMapper.reset();
+    CompletableFuture<Boolean> run = CompletableFuture.supplyAsync(() -> {
+      try {
+        return SnapshotMapReduceUtil.runJob(job, false);
+      } catch (Exception e) {
+        throw new CompletionException(e);
+      }
+    });
+
+    assertTrue(PausingMapper.firstRow.await(2, TimeUnit.MINUTES), "the mapper never got a row");
+    publish(a, "two", 10);
+    publish(a, "three", 10);
+    a.expireSnapshots().expire(s1.id()).commit();
+    CleanupResult during = a.cleanup();
+    PausingMapper.proceed.countDown();
+
+    assertTrue(run.get(3, TimeUnit.MINUTES), "job failed");
+    assertEquals(expected, new ArrayList<>(PausingMapper.seen));
+    assertTrue(during.deferred().contains(s1.id()), "the pin must keep s1's rows: " + during);
+    // runJob released the pin: nothing protects s1 now, and the next cleanup removes its rows
+    CleanupResult after = a.cleanup();
+    assertTrue(after.cleaned().contains(s1.id()), after.toString());
+    assertEquals(0, rawRowCount(a.id(), s1.id()));
+  }
+
+  /** Records every row with the key the framework handed over; waits after the first. */
+  public static final class PausingMapper
+      extends Mapper<ImmutableBytesWritable, SnapshotRowWritable, Object, Object> {
+    static final Queue<SnapshotRow> seen = new ConcurrentLinkedQueue<>();
+    static volatile CountDownLatch firstRow;
+    static volatile CountDownLatch proceed;
+
+    static void reset() {
+      seen.clear();
+      firstRow = new CountDownLatch(1);
+      proceed = new CountDownLatch(1);
+    }
+
+    @Override
+    protected void map(ImmutableBytesWritable key, SnapshotRowWritable value, Context context)
+        throws InterruptedException {
+      seen.add(new SnapshotRow(key.copyBytes(), value.get().families()));
+      if (firstRow.getCount() > 0) {
+        firstRow.countDown();
+        if (!proceed.await(2, TimeUnit.MINUTES)) {
+          throw new IllegalStateException("the test never let the mapper go on");
+        }
+      }
+    }
+  }
+
+  // ---- failure ----
+
+  @Test
+  void failedJobLeavesCurrentSnapshotAndDeletesItsRows() throws Exception {
+    SnapshotDataset a = create("failA");
+    SnapshotDataset b = create("failB");
+    publish(a, "src", 80);
+    SnapshotInfo before = publish(b, "old", 5);
+    List<SnapshotRow> beforeRows = rows(b.readCurrent());
+
+    Job job = newJob("failing");
+    SnapshotMapReduceUtil.initSnapshotMapperJob(a.id(), SnapshotSelector.current(), FailingMapper.class,
+        ImmutableBytesWritable.class, SnapshotRowWritable.class, job, false);
+    SnapshotMapReduceUtil.initSnapshotReducerJob(b.id(), null, null, job, false);
+    SnapshotOutputFormat.setWriteBufferBytes(job, 1024); // rows reach HBase before the failure
+    job.setNumReduceTasks(0);
+    FailingMapper.rowsInHBase.set(-1);
+    assertFalse(SnapshotMapReduceUtil.runJob(job, false));
+
+    SnapshotId failed = SnapshotOutputFormat.handle(job.getConfiguration()).orElseThrow().snapshotId();
+    assertTrue(FailingMapper.rowsInHBase.get() > 0, "the failed attempt had written rows: " + FailingMapper.rowsInHBase);
+    assertEquals(before.id(), b.currentSnapshot().orElseThrow().id());
+    assertEquals(beforeRows, rows(b.readCurrent()));
+    assertEquals(SnapshotState.ABORTED, b.snapshot(failed).state());
+    assertThrows(SnapshotNotAvailableException.class, () -> b.readSnapshot(failed));
+    assertEquals(0, rawRowCount(b.id(), failed), "the aborted snapshot's rows are deleted");
+    assertTrue(b.lockStatus(NewSnapshot.WRITER_LOCK).lease().isEmpty(), "the writer lock was released");
+  }
+
+  /** Copies rows, and fails after 40, once it has seen its rows land in HBase. */
+  public static final class FailingMapper
+      extends Mapper<ImmutableBytesWritable, SnapshotRowWritable, ImmutableBytesWritable, SnapshotRowWritable> {
+    static final AtomicLong rowsInHBase = new AtomicLong();
+    private int rows;
+
+    @Override
+    protected void map(ImmutableBytesWritable key, SnapshotRowWritable value, Context context)
+        throws IOException, InterruptedException {
+      context.write(key, value);
+      if (++rows == 40) {
+        Configuration conf = context.getConfiguration();
+        SnapshotId building = SnapshotOutputFormat.handle(conf).orElseThrow().snapshotId();
+        rowsInHBase.set(rawRowCount(conf, SnapshotOutputFormat.dataset(conf), building));
+        throw new IOException("this mapper fails on purpose after 40 rows");
+      }
+    }
+  }
+
+  // ---- run id ----
+
+  @Test
+  void rerunWithSameRunIdPublishesNoSecondSnapshot() throws Exception {
+    SnapshotDataset a = create("runA");
+    SnapshotDataset b = create("runB");
+    SnapshotInfo first = publish(a, "first", 20);
+
+    Job once = newJob("run once");
+    SnapshotMapReduceUtil.initSnapshotCopyJob(a.id(), SnapshotSelector.current(), b.id(), "daily-1", once, false);
+    assertTrue(SnapshotMapReduceUtil.runJob(once, false));
+    SnapshotInfo published = b.currentSnapshot().orElseThrow();
+    assertEquals(Optional.of("daily-1"), published.runId());
+
+    publish(a, "second", 30); // the re-run reads other rows: none of them may show up
+    Job again = newJob("run again");
+    SnapshotMapReduceUtil.initSnapshotCopyJob(a.id(), SnapshotSelector.current(), b.id(), "daily-1", again, false);
+    assertTrue(SnapshotMapReduceUtil.runJob(again, false));
+
+    assertEquals(Optional.of(published.id()), SnapshotOutputFormat.alreadyPublished(again.getConfiguration()));
+    assertEquals(List.of(published.id()), b.snapshots().stream().map(SnapshotInfo::id).toList());
+    assertEquals(rows(a.readSnapshot(first.id())), rows(b.readCurrent()));
+  }
+
+  // ---- selection and splits ----
+
+  @Test
+  void splitsFollowRegionsInsideTheSnapshotAndSelectionByIdOrTimeReadsIt() throws Exception {
+    SnapshotDataset a = create("regions");
+    SnapshotInfo s1 = publishAcrossRegions(a, "one", 300, "k100", "k200");
+    Thread.sleep(5); // history times are in milliseconds: keep "between" apart from both publishes
+    Instant between = Instant.now();
+    Thread.sleep(5);
+    SnapshotInfo s2 = publish(a, "two", 50);
+    SnapshotId id1 = s1.id();
+
+    Job asOf = newJob("as of");
+    SnapshotInputFormat.setInput(asOf, a.id(), SnapshotSelector.asOf(between));
+    List<SnapshotSplit> splits = splits(asOf);
+    assertEquals(List.of(
+        range(RowKeys.start(id1), key(id1, "k100")),
+        range(key(id1, "k100"), key(id1, "k200")),
+        range(key(id1, "k200"), RowKeys.stop(id1))), splits.stream().map(SnapshotMapReduceIT::range).toList());
+    assertTrue(splits.stream().allMatch(s -> s.getLocations().length == 1), "every split names its host");
+
+    Job byId = newJob("by id");
+    SnapshotInputFormat.setInput(byId, a.id(), SnapshotSelector.snapshot(s2.id()));
+    assertEquals(List.of(range(RowKeys.start(s2.id()), RowKeys.stop(s2.id()))),
+        splits(byId).stream().map(SnapshotMapReduceIT::range).toList());
+
+    // the whole job over three splits, as of the time between the publishes
+    SnapshotDataset out = create("regionsOut");
+    Job copy = newJob("copy as of");
+    SnapshotMapReduceUtil.initSnapshotCopyJob(a.id(), SnapshotSelector.asOf(between), out.id(), null, copy, false);
+    assertTrue(SnapshotMapReduceUtil.runJob(copy, false));
+    assertEquals(rows(a.readSnapshot(id1)), rows(out.readCurrent()));
+
+    // the old API adapter gives the same splits, and the same rows, here projected to one column
+    JobConf old = new JobConf(newJob("mapred").getConfiguration());
+    io.snapds.dataset.mapreduce.mapred.SnapshotInputFormat.setInput(old, a.id(), SnapshotSelector.asOf(between));
+    SnapshotInputFormatImpl.setColumns(old, "e:n");
+    io.snapds.dataset.mapreduce.mapred.SnapshotInputFormat format =
+        new io.snapds.dataset.mapreduce.mapred.SnapshotInputFormat();
+    List<SnapshotRow> read = new ArrayList<>();
+    try {
+      org.apache.hadoop.mapred.InputSplit[] oldSplits = format.getSplits(old, 1);
+      assertEquals(3, oldSplits.length);
+      for (org.apache.hadoop.mapred.InputSplit split : oldSplits) {
+        var reader = format.getRecordReader(split, old, Reporter.NULL);
+        ImmutableBytesWritable key = reader.createKey();
+        SnapshotRowWritable value = reader.createValue();
+        while (reader.next(key, value)) {
+          read.add(new SnapshotRow(key.copyBytes(), value.get().families()));
+        }
+        reader.close();
+      }
+    } finally {
+      assertTrue(SnapshotInputFormatImpl.releasePin(old));
+    }
+    List<SnapshotRow> projected = new ArrayList<>();
+    try (RowScanner rows = a.readSnapshot(id1).scan(RowScan.all().column("e", "n"))) {
+      rows.forEach(projected::add);
+    }
+    assertEquals(100, projected.size()); // every third of 300 rows has e:n
+    assertEquals(projected, read);
+  }
+
+  // ---- the core's detach, which the output format relies on ----
+
+  @Test
+  void detachedSnapshotSurvivesCloseAndIsPublishedWhereItIsResumed() {
+    SnapshotDataset ds = create("detach");
+    byte[] key = Bytes.toBytes("k");
+    SnapshotWriter writer = ds.newSnapshot().begin();
+    writer.put(key, "d", "v", Bytes.toBytes("written before detach"));
+    String handle = writer.detach().encode();
+    writer.close(); // after detach: no abort
+    SnapshotId id = SnapshotHandle.decode(handle).snapshotId();
+    assertEquals(SnapshotState.BUILDING, ds.snapshot(id).state());
+    assertThrows(IllegalStateException.class, () -> writer.put(key, "d", "v", Bytes.toBytes("x")));
+
+    SnapshotDataset elsewhere = cluster.datasets().open(ds.id());
+    assertEquals(id, elsewhere.resume(SnapshotHandle.decode(handle)).commit().id());
+    assertEquals("written before detach",
+        Bytes.toString(ds.readCurrent().get(key).orElseThrow().value("d", "v")));
+  }
+
+  // ---- configuration errors at submission ----
+
+  @Test
+  void badInputConfigurationFailsAtSubmissionNamingTheValue() throws Exception {
+    SnapshotDataset a = create("badIn");
+    SnapshotInfo old = publish(a, "old", 3);
+    publish(a, "new", 3);
+    a.expireSnapshots().expire(old.id()).commit();
+
+    Job noDataset = newJob("no dataset");
+    noDataset.setInputFormatClass(SnapshotInputFormat.class);
+    noDataset.setOutputFormatClass(NullOutputFormat.class);
+    assertSubmissionFails(noDataset, "snapds.mapreduce.input.dataset");
+
+    Job unknown = mapOnly("unknown snapshot", a.id(), SnapshotSelector.snapshot(SnapshotId.of(987654321L)));
+    assertSubmissionFails(unknown, "snapshot 987654321 does not exist in dataset " + a.id());
+
+    Job expired = mapOnly("expired snapshot", a.id(), SnapshotSelector.snapshot(old.id()));
+    assertSubmissionFails(expired, "snapshot " + old.id() + " of dataset " + a.id() + " is EXPIRED");
+
+    Job tooEarly = mapOnly("before the first snapshot", a.id(), SnapshotSelector.asOf(Instant.EPOCH));
+    assertSubmissionFails(tooEarly, "had no current snapshot at " + Instant.EPOCH);
+
+    Job missing = mapOnly("missing dataset", DatasetId.of("t", "no_such_dataset"), SnapshotSelector.current());
+    assertSubmissionFails(missing, "t:no_such_dataset");
+  }
+
+  @Test
+  void badOutputConfigurationFailsAtSubmissionAndAbortsWhatItBegan() throws Exception {
+    SnapshotDataset b = create("badOut");
+    SnapshotInfo before = publish(b, "old", 3);
+
+    Job noDataset = newJob("no output dataset");
+    SnapshotInputFormat.setInput(noDataset, b.id(), SnapshotSelector.current());
+    noDataset.setOutputFormatClass(SnapshotOutputFormat.class);
+    noDataset.setNumReduceTasks(0);
+    assertSubmissionFails(noDataset, "snapds.mapreduce.output.dataset");
+
+    // the output snapshot is begun, then the input turns out to be wrong: the begun one is aborted
+    Job badInput = newJob("bad input, good output");
+    SnapshotMapReduceUtil.initSnapshotCopyJob(b.id(), SnapshotSelector.snapshot(SnapshotId.of(123456789L)),
+        b.id(), null, badInput, false);
+    assertSubmissionFails(badInput, "snapshot 123456789 does not exist");
+    SnapshotId begun = SnapshotOutputFormat.handle(badInput.getConfiguration()).orElseThrow().snapshotId();
+    assertEquals(SnapshotState.ABORTED, b.snapshot(begun).state());
+    assertEquals(before.id(), b.currentSnapshot().orElseThrow().id());
+    assertTrue(b.lockStatus(NewSnapshot.WRITER_LOCK).lease().isEmpty(), "the writer lock was released");
+  }
+
+  private Job mapOnly(String name, DatasetId dataset, SnapshotSelector selector) throws IOException {
+    Job job = newJob(name);
+    SnapshotInputFormat.setInput(job, dataset, selector);
+    job.setOutputFormatClass(NullOutputFormat.class);
+    job.setNumReduceTasks(0);
+    return job;
+  }
+
+  /** runJob throws only when the submission fails; a job that ran and failed returns false. */
+  private static void assertSubmissionFails(Job job, String expectedMessage) {
+    Exception e = assertThrows(Exception.class, () -> SnapshotMapReduceUtil.runJob(job, false));
+    StringBuilder messages = new StringBuilder();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      messages.append(t).append('\n');
+    }
+    assertTrue(messages.toString().contains(expectedMessage), "expected '" + expectedMessage + "' in:\n" + messages);
+  }
+
+  // ---- helpers ----
+
+  private Job newJob(String name) throws IOException {
+    Configuration conf = new Configuration(cluster.configuration());
+    conf.set("mapreduce.framework.name", "local");
+    conf.setInt("mapreduce.client.completion.pollinterval", 50); // default 5 s per job
+    conf.set(JobDatasets.TX_CLIENT_FACTORY, MiniClusterTxClientFactory.class.getName());
+    return Job.getInstance(conf, name);
+  }
+
+  private SnapshotDataset create(String prefix) {
+    return cluster.datasets().create(MiniCluster.uniqueDataset(prefix),
+        DatasetProperties.builder().families("d", "e").build());
+  }
+
+  /** Rows k000.. with a d:v cell each and an e:n cell on every third. */
+  private static SnapshotInfo publish(SnapshotDataset ds, String tag, int rows) {
+    try (SnapshotWriter w = ds.newSnapshot().begin()) {
+      write(w, tag, rows);
+      return w.commit();
+    }
+  }
+
+  private static void write(SnapshotWriter w, String tag, int rows) {
+    for (int i = 0; i < rows; i++) {
+      byte[] key = Bytes.toBytes(String.format("k%03d", i));
+      w.put(key, "d", "v", Bytes.toBytes(tag + i));
+      if (i % 3 == 0) {
+        w.put(key, "e", "n", Bytes.toBytes(i));
+      }
+    }
+  }
+
+  /**
+   * Publishes like {@link #publish}, after splitting the data table at the given user keys inside
+   * the new snapshot's range (while that range is still empty, so the daughters split at once).
+   */
+  private SnapshotInfo publishAcrossRegions(SnapshotDataset ds, String tag, int rows, String... splitKeys)
+      throws Exception {
+    try (SnapshotWriter w = ds.newSnapshot().begin()) {
+      for (String k : splitKeys) {
+        splitAt(ds.id().dataTable(), key(w.snapshotId(), k));
+      }
+      write(w, tag, rows);
+      return w.commit();
+    }
+  }
+
+  private static List<SnapshotRow> rows(SnapshotReader reader) {
+    List<SnapshotRow> out = new ArrayList<>();
+    try (RowScanner rows = reader.scan(RowScan.all())) {
+      rows.forEach(out::add);
+    }
+    return out;
+  }
+
+  private static byte[] key(SnapshotId snapshot, String userKey) {
+    return RowKeys.rowKey(snapshot, Bytes.toBytes(userKey));
+  }
+
+  private static String range(byte[] start, byte[] stop) {
+    return "[" + Bytes.toStringBinary(start) + ", " + Bytes.toStringBinary(stop) + ")";
+  }
+
+  private static String range(SnapshotSplit split) {
+    return range(split.startRow(), split.stopRow());
+  }
+
+  private static List<SnapshotSplit> splits(Job job) throws IOException {
+    try {
+      return SnapshotInputFormatImpl.getSplits(job.getConfiguration());
+    } finally {
+      SnapshotInputFormat.releasePin(job);
+    }
+  }
+
+  private void splitAt(TableName table, byte[] point) throws Exception {
+    Connection connection = cluster.connection();
+    try (Admin admin = connection.getAdmin(); RegionLocator locator = connection.getRegionLocator(table)) {
+      int before = locator.getAllRegionLocations().size();
+      byte[] region = locator.getRegionLocation(point, true).getRegion().getRegionName();
+      admin.splitRegionAsync(region, point).get(2, TimeUnit.MINUTES);
+      assertEquals(before + 1, locator.getAllRegionLocations().size());
+    }
+  }
+
+  private long rawRowCount(DatasetId dataset, SnapshotId snapshot) throws IOException {
+    return rawRowCount(cluster.configuration(), dataset, snapshot);
+  }
+
+  /** Rows under the snapshot's prefix in the data table, whatever the snapshot's state. */
+  static long rawRowCount(Configuration conf, DatasetId dataset, SnapshotId snapshot) throws IOException {
+    try (Connection connection = ConnectionFactory.createConnection(conf);
+        Table table = connection.getTable(dataset.dataTable());
+        ResultScanner rows = table.getScanner(new Scan().withStartRow(RowKeys.start(snapshot))
+            .withStopRow(RowKeys.stop(snapshot)))) {
+      long n = 0;
+      for (Result ignored : rows) {
+        n++;
+      }
+      return n;
+    }
+  }
+}

@@ -1,0 +1,203 @@
+package io.snapds.dataset.mapreduce;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.ReaderPin;
+import io.snapds.dataset.RowScan;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotInfo;
+import io.snapds.dataset.SnapshotNotAvailableException;
+import io.snapds.dataset.store.DataTable;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * What both MapReduce APIs' snapshot input formats do, on a plain {@link Configuration}: the
+ * settings, the split computation that pins one snapshot, and the pin's release. The adapters
+ * ({@link SnapshotInputFormat}, {@link io.snapds.dataset.mapreduce.mapred.SnapshotInputFormat})
+ * are a few lines over this class and {@link SnapshotSplitReader}.
+ *
+ * <p>{@link #getSplits} resolves the selected snapshot once, takes a {@link ReaderPin} on it (so
+ * that cleanup keeps its rows even if it expires while the job runs), writes the id into every
+ * split and into the configuration ({@link #PINNED_SNAPSHOT}, {@link #PIN_ID}), and returns one
+ * split per region of the data table that the snapshot's key range overlaps. The pin is held by
+ * the process that computed the splits until {@link #releasePin} or its time-to-live.
+ */
+public final class SnapshotInputFormatImpl {
+  private static final String PREFIX = "snapds.mapreduce.input.";
+  /** The dataset to read, {@code namespace:name}. */
+  public static final String DATASET = PREFIX + "dataset";
+  /** Optional: the snapshot id to read. */
+  public static final String SNAPSHOT = PREFIX + "snapshot";
+  /** Optional: read the snapshot current at this time (epoch milliseconds). */
+  public static final String AS_OF = PREFIX + "asof.ms";
+  /** Optional: columns to read, {@code family} or {@code family:qualifier}; default all. */
+  public static final String COLUMNS = PREFIX + "columns";
+  /** Optional: rows per scanner round trip. */
+  public static final String CACHING = PREFIX + "caching";
+  /** How long the reader pin lasts unless released (milliseconds); default one day. */
+  public static final String PIN_TTL = PREFIX + "pin.ttl.ms";
+  /** Set by {@link #getSplits}: the snapshot the job reads. */
+  public static final String PINNED_SNAPSHOT = PREFIX + "pinned.snapshot";
+  /** Set by {@link #getSplits}: the reader pin that keeps it. */
+  public static final String PIN_ID = PREFIX + "pin.id";
+
+  private static final Duration DEFAULT_PIN_TTL = Duration.ofDays(1);
+
+  private SnapshotInputFormatImpl() {}
+
+  public static void setInput(Configuration conf, DatasetId dataset, SnapshotSelector selector) {
+    checkNotNull(dataset, "dataset must not be null");
+    checkNotNull(selector, "snapshot selector must not be null");
+    conf.set(DATASET, dataset.toString());
+    conf.unset(SNAPSHOT);
+    conf.unset(AS_OF);
+    selector.snapshotId().ifPresent(id -> conf.set(SNAPSHOT, id.toString()));
+    selector.asOfTime().ifPresent(t -> conf.setLong(AS_OF, t.toEpochMilli()));
+  }
+
+  /** Only these columns: each {@code family} or {@code family:qualifier}. */
+  public static void setColumns(Configuration conf, String... columns) {
+    for (String c : columns) {
+      checkArgument(c != null && !c.isEmpty() && !c.startsWith(":") && c.indexOf(',') < 0,
+          "invalid column '%s': use 'family' or 'family:qualifier'", c);
+    }
+    conf.setStrings(COLUMNS, columns);
+  }
+
+  public static void setScanCaching(Configuration conf, int rows) {
+    checkArgument(rows >= 1, "scan caching must be >= 1, got %s", rows);
+    conf.setInt(CACHING, rows);
+  }
+
+  public static void setPinTtl(Configuration conf, Duration ttl) {
+    checkArgument(ttl != null && ttl.toMillis() > 0, "pin time-to-live must be > 0, got %s", ttl);
+    conf.setLong(PIN_TTL, ttl.toMillis());
+  }
+
+  /**
+   * @throws IllegalArgumentException naming the setting when no dataset is set or it is invalid
+   */
+  public static DatasetId dataset(Configuration conf) {
+    String value = conf.getTrimmed(DATASET);
+    checkArgument(value != null && !value.isEmpty(),
+        "no input dataset: call SnapshotInputFormat.setInput(job, dataset, ...) (%s is not set)", DATASET);
+    return DatasetId.parse(value);
+  }
+
+  public static SnapshotSelector selector(Configuration conf) {
+    String id = conf.getTrimmed(SNAPSHOT);
+    String asOf = conf.getTrimmed(AS_OF);
+    checkArgument(id == null || asOf == null, "both %s (%s) and %s (%s) are set: pick one", SNAPSHOT, id,
+        AS_OF, asOf);
+    if (id != null) {
+      return SnapshotSelector.snapshot(SnapshotId.parse(id));
+    }
+    return asOf != null ? SnapshotSelector.asOf(Instant.ofEpochMilli(Long.parseLong(asOf)))
+        : SnapshotSelector.current();
+  }
+
+  /** The snapshot {@link #getSplits} pinned, if it ran on this configuration. */
+  public static Optional<SnapshotId> pinnedSnapshot(Configuration conf) {
+    return Optional.ofNullable(conf.getTrimmed(PINNED_SNAPSHOT)).map(SnapshotId::parse);
+  }
+
+  /** What each split scans: the configured columns and caching, over the whole snapshot. */
+  static RowScan rowScan(Configuration conf) {
+    RowScan scan = RowScan.all();
+    for (String c : conf.getTrimmedStrings(COLUMNS)) {
+      int colon = c.indexOf(':');
+      scan = colon < 0 ? scan.family(c) : scan.column(c.substring(0, colon), c.substring(colon + 1));
+    }
+    int caching = conf.getInt(CACHING, 0);
+    return caching > 0 ? scan.caching(caching) : scan;
+  }
+
+  /**
+   * Resolves and pins the snapshot, records it in {@code conf}, and returns one split per region
+   * that the snapshot's key range overlaps.
+   *
+   * @throws IllegalArgumentException for a missing or invalid setting, naming it
+   * @throws io.snapds.dataset.DatasetNotFoundException if the dataset does not exist
+   * @throws SnapshotNotAvailableException if the selected snapshot does not exist or is not readable
+   */
+  public static List<SnapshotSplit> getSplits(Configuration conf) throws IOException {
+    DatasetId id = dataset(conf);
+    SnapshotSelector selector = selector(conf);
+    RowScan rowScan = rowScan(conf);
+    Duration ttl = Duration.ofMillis(conf.getLong(PIN_TTL, DEFAULT_PIN_TTL.toMillis()));
+    JobDatasets datasets = JobDatasets.open(conf);
+    ReaderPin pin = null;
+    try {
+      SnapshotDataset dataset = datasets.open(id);
+      SnapshotId snapshot = selector.resolve(dataset);
+      pin = dataset.pin(snapshot, JobOwner.of(conf.get("mapreduce.job.name")), ttl);
+      // the pin counts from now on; the snapshot may have expired (and been cleaned) between
+      // resolving it and writing the pin, so check again that it is readable
+      SnapshotInfo info = dataset.snapshot(snapshot);
+      if (!info.state().isReadable()) {
+        throw new SnapshotNotAvailableException(id, snapshot, info.state());
+      }
+      List<SnapshotSplit> splits = regionSplits(datasets.connection(), id, snapshot, rowScan);
+      conf.set(PINNED_SNAPSHOT, snapshot.toString());
+      conf.set(PIN_ID, pin.pinId());
+      HeldPins.hold(datasets, pin);
+      return splits;
+    } catch (IOException | RuntimeException e) {
+      if (pin != null) {
+        pin.close();
+      }
+      datasets.close();
+      throw e;
+    }
+  }
+
+  /**
+   * One split per region of the data table that {@code scan}'s range within {@code snapshot}
+   * overlaps, cut to that range, with the region's host. Neither resolves nor pins: for callers
+   * that did so themselves.
+   */
+  public static List<SnapshotSplit> regionSplits(Connection connection, DatasetId id, SnapshotId snapshot,
+      RowScan rowScan) throws IOException {
+    Scan scan = DataTable.toHBaseScan(snapshot, rowScan);
+    byte[] start = scan.getStartRow();
+    byte[] stop = scan.getStopRow();
+    List<SnapshotSplit> splits = new ArrayList<>();
+    try (RegionLocator regions = connection.getRegionLocator(id.dataTable())) {
+      for (HRegionLocation region : regions.getAllRegionLocations()) {
+        byte[] regionStart = region.getRegion().getStartKey();
+        byte[] regionEnd = region.getRegion().getEndKey();
+        boolean endsAfterStart = regionEnd.length == 0 || Bytes.compareTo(regionEnd, start) > 0;
+        boolean startsBeforeStop = Bytes.compareTo(regionStart, stop) < 0;
+        if (endsAfterStart && startsBeforeStop) {
+          byte[] splitStart = Bytes.compareTo(regionStart, start) > 0 ? regionStart : start;
+          byte[] splitStop = regionEnd.length > 0 && Bytes.compareTo(regionEnd, stop) < 0 ? regionEnd : stop;
+          splits.add(new SnapshotSplit(id, snapshot, splitStart, splitStop, region.getHostname()));
+        }
+      }
+    }
+    return splits;
+  }
+
+  /**
+   * Releases the reader pin {@link #getSplits} took on this configuration, if this process holds
+   * it; otherwise it lapses at its time-to-live. Returns whether a pin was released.
+   */
+  public static boolean releasePin(Configuration conf) {
+    String pinId = conf.getTrimmed(PIN_ID);
+    return pinId != null && HeldPins.release(pinId);
+  }
+}

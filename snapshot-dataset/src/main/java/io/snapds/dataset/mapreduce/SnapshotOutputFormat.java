@@ -1,0 +1,167 @@
+package io.snapds.dataset.mapreduce;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.NewSnapshot;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotHandle;
+import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotWriter;
+import java.io.IOException;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.OutputCommitter;
+import org.apache.hadoop.mapreduce.OutputFormat;
+import org.apache.hadoop.mapreduce.RecordWriter;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes a job's output as one new snapshot of a dataset, published when the job succeeds.
+ * <ul>
+ *   <li>At submission ({@link #checkOutputSpecs}) the snapshot is begun: the writer lock is
+ *       taken and the building transaction started; the snapshot's handle goes into the job
+ *       configuration, which every task and the application master then read. A run id that
+ *       was published before begins nothing: tasks discard their rows and nothing is published.
+ *   <li>Tasks write the rows they are given (the key is ignored; the row carries its own key)
+ *       under the snapshot's prefix, invisible to every reader.
+ *   <li>The {@link SnapshotOutputCommitter} keeps the lease alive in the application master,
+ *       publishes on {@code commitJob} and aborts on {@code abortJob}.
+ * </ul>
+ * A re-executed or speculative task attempt writes the same rows again over the same keys, so
+ * it leaves no duplicates, provided a task writes the same row keys each time it runs on the
+ * same input (the assumption HBase's {@code TableOutputFormat} makes too).
+ */
+public class SnapshotOutputFormat<K> extends OutputFormat<K, SnapshotRowWritable> {
+  private static final Logger LOG = LoggerFactory.getLogger(SnapshotOutputFormat.class);
+  private static final String PREFIX = "snapds.mapreduce.output.";
+  /** The dataset to write, {@code namespace:name}. */
+  public static final String DATASET = PREFIX + "dataset";
+  /** Optional: the run id; a run id is published at most once. */
+  public static final String RUN_ID = PREFIX + "run.id";
+  /** Optional: bytes each task buffers before sending rows to HBase (default 4 MiB). */
+  public static final String WRITE_BUFFER_BYTES = PREFIX + "write.buffer.bytes";
+  /** Set at submission: the begun snapshot's {@link SnapshotHandle#encode() handle}. */
+  public static final String HANDLE = PREFIX + "handle";
+  /** Set at submission instead of {@link #HANDLE} when the run id was published before. */
+  public static final String ALREADY_PUBLISHED = PREFIX + "already.published";
+
+  private static final long DEFAULT_WRITE_BUFFER = 4L << 20;
+
+  public static void setOutput(Job job, DatasetId dataset) {
+    setOutput(job, dataset, null);
+  }
+
+  /** Writes a new snapshot of {@code dataset}, for run {@code runId} when it is not null. */
+  public static void setOutput(Job job, DatasetId dataset, String runId) {
+    checkNotNull(dataset, "dataset must not be null");
+    checkArgument(runId == null || !runId.isBlank(), "run id must not be blank, got '%s'", runId);
+    job.setOutputFormatClass(SnapshotOutputFormat.class);
+    Configuration conf = job.getConfiguration();
+    conf.set(DATASET, dataset.toString());
+    if (runId == null) {
+      conf.unset(RUN_ID);
+    } else {
+      conf.set(RUN_ID, runId);
+    }
+    conf.unset(HANDLE);
+    conf.unset(ALREADY_PUBLISHED);
+  }
+
+  public static void setWriteBufferBytes(Job job, long bytes) {
+    checkArgument(bytes >= 1024, "write buffer must be >= 1024 bytes, got %s", bytes);
+    job.getConfiguration().setLong(WRITE_BUFFER_BYTES, bytes);
+  }
+
+  /**
+   * @throws IllegalArgumentException naming the setting when no dataset is set or it is invalid
+   */
+  public static DatasetId dataset(Configuration conf) {
+    String value = conf.getTrimmed(DATASET);
+    checkArgument(value != null && !value.isEmpty(),
+        "no output dataset: call SnapshotOutputFormat.setOutput(job, dataset, ...) (%s is not set)", DATASET);
+    return DatasetId.parse(value);
+  }
+
+  /** The snapshot the submission began, if it began one. */
+  public static Optional<SnapshotHandle> handle(Configuration conf) {
+    return Optional.ofNullable(conf.get(HANDLE)).map(SnapshotHandle::decode);
+  }
+
+  /** The snapshot that the run id had published before, when the submission found one. */
+  public static Optional<SnapshotId> alreadyPublished(Configuration conf) {
+    return Optional.ofNullable(conf.getTrimmed(ALREADY_PUBLISHED)).map(SnapshotId::parse);
+  }
+
+  static long writeBufferBytes(Configuration conf) {
+    return conf.getLong(WRITE_BUFFER_BYTES, DEFAULT_WRITE_BUFFER);
+  }
+
+  /**
+   * Begins the snapshot (once per configuration) and records its handle in the configuration.
+   *
+   * @throws IllegalArgumentException for a missing or invalid setting, naming it
+   * @throws io.snapds.dataset.DatasetNotFoundException if the dataset does not exist
+   * @throws io.snapds.dataset.lock.LockUnavailableException if the writer lock stays taken
+   */
+  @Override
+  public void checkOutputSpecs(JobContext context) throws IOException {
+    Configuration conf = context.getConfiguration();
+    DatasetId id = dataset(conf);
+    if (conf.get(HANDLE) != null || conf.get(ALREADY_PUBLISHED) != null) {
+      return; // begun by an earlier call on this configuration
+    }
+    try (JobDatasets datasets = JobDatasets.open(conf)) {
+      SnapshotDataset dataset = datasets.open(id);
+      NewSnapshot snapshot = dataset.newSnapshot().owner(JobOwner.of(context.getJobName()))
+          .writeBufferBytes(writeBufferBytes(conf));
+      String runId = conf.getTrimmed(RUN_ID);
+      if (runId != null) {
+        snapshot.runId(runId);
+      }
+      // closing aborts only if we fail before detaching
+      try (SnapshotWriter writer = snapshot.begin()) {
+        if (writer.alreadyPublished().isPresent()) {
+          LOG.info("run '{}' published snapshot {} of {} before: this job publishes nothing", runId,
+              writer.snapshotId(), id);
+          conf.set(ALREADY_PUBLISHED, writer.snapshotId().toString());
+          return;
+        }
+        // the application master resumes it (SnapshotOutputCommitter.setupJob)
+        conf.set(HANDLE, writer.detach().encode());
+        LOG.info("began snapshot {} of {} for job '{}'", writer.snapshotId(), id, context.getJobName());
+      }
+    }
+  }
+
+  /**
+   * Aborts the snapshot a submission began for a job that then never ran (its submission failed
+   * after {@link #checkOutputSpecs}). A job that ran is aborted by its committer instead.
+   * Returns whether there was a snapshot to abort.
+   */
+  public static boolean abortUnsubmitted(Configuration conf) throws IOException {
+    Optional<SnapshotHandle> handle = handle(conf);
+    if (handle.isEmpty()) {
+      return false;
+    }
+    try (JobDatasets datasets = JobDatasets.open(conf)) {
+      datasets.open(dataset(conf)).resume(handle.get()).abort();
+    }
+    return true;
+  }
+
+  @Override
+  public RecordWriter<K, SnapshotRowWritable> getRecordWriter(TaskAttemptContext context) throws IOException {
+    return SnapshotRecordWriter.open(context.getConfiguration());
+  }
+
+  @Override
+  public OutputCommitter getOutputCommitter(TaskAttemptContext context) {
+    return new SnapshotOutputCommitter();
+  }
+}

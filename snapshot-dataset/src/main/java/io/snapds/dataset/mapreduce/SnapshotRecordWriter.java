@@ -1,0 +1,69 @@
+package io.snapds.dataset.mapreduce;
+
+import io.snapds.dataset.SnapshotHandle;
+import io.snapds.dataset.SnapshotRowWriter;
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.RecordWriter;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A task's writer into the snapshot its job began: rows go under the snapshot's prefix, keyed by
+ * the user's row key, so an attempt that runs again overwrites what an earlier one wrote. When the
+ * job's run id was published before, it discards every row.
+ */
+final class SnapshotRecordWriter<K> extends RecordWriter<K, SnapshotRowWritable> {
+  private static final Logger LOG = LoggerFactory.getLogger(SnapshotRecordWriter.class);
+
+  private final JobDatasets datasets;
+  private final SnapshotRowWriter rows;
+  private long discarded;
+
+  private SnapshotRecordWriter(JobDatasets datasets, SnapshotRowWriter rows) {
+    this.datasets = datasets;
+    this.rows = rows;
+  }
+
+  static <K> SnapshotRecordWriter<K> open(Configuration conf) throws IOException {
+    SnapshotHandle handle = SnapshotOutputFormat.handle(conf).orElse(null);
+    if (handle == null) {
+      if (SnapshotOutputFormat.alreadyPublished(conf).isEmpty()) {
+        throw new IllegalStateException("no snapshot was begun for this job: was it submitted with "
+            + "SnapshotOutputFormat as its output format? (" + SnapshotOutputFormat.HANDLE + " is not set)");
+      }
+      return new SnapshotRecordWriter<>(null, null);
+    }
+    JobDatasets datasets = JobDatasets.open(conf);
+    try {
+      return new SnapshotRecordWriter<>(datasets, datasets.open(SnapshotOutputFormat.dataset(conf))
+          .openRowWriter(handle.snapshotId(), SnapshotOutputFormat.writeBufferBytes(conf)));
+    } catch (RuntimeException e) {
+      datasets.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public void write(K key, SnapshotRowWritable value) {
+    if (rows == null) {
+      discarded++;
+    } else {
+      rows.put(value.get());
+    }
+  }
+
+  @Override
+  public void close(TaskAttemptContext context) throws IOException {
+    if (rows == null) {
+      LOG.info("discarded {} rows: the job's run was published before", discarded);
+      return;
+    }
+    try {
+      rows.close();
+    } finally {
+      datasets.close();
+    }
+  }
+}

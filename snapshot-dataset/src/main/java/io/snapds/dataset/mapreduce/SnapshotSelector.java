@@ -1,0 +1,78 @@
+package io.snapds.dataset.mapreduce;
+
+import static com.google.common.base.Preconditions.checkNotNull;
+
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotId;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Which snapshot a job reads: the current one at submission, one by id, or the one that was
+ * current at a time. Resolved once, when the job computes its splits. Immutable.
+ */
+public final class SnapshotSelector {
+  private static final SnapshotSelector CURRENT = new SnapshotSelector(null, null);
+
+  private final SnapshotId snapshot;
+  private final Instant asOf;
+
+  private SnapshotSelector(SnapshotId snapshot, Instant asOf) {
+    this.snapshot = snapshot;
+    this.asOf = asOf;
+  }
+
+  /** The snapshot current when the job is submitted. */
+  public static SnapshotSelector current() {
+    return CURRENT;
+  }
+
+  public static SnapshotSelector snapshot(SnapshotId snapshot) {
+    return new SnapshotSelector(checkNotNull(snapshot, "snapshot id must not be null"), null);
+  }
+
+  /** The snapshot that was current at {@code time} (time travel). */
+  public static SnapshotSelector asOf(Instant time) {
+    return new SnapshotSelector(null, checkNotNull(time, "as-of time must not be null"));
+  }
+
+  public Optional<SnapshotId> snapshotId() {
+    return Optional.ofNullable(snapshot);
+  }
+
+  public Optional<Instant> asOfTime() {
+    return Optional.ofNullable(asOf);
+  }
+
+  /**
+   * The id this selector names in {@code dataset} now.
+   *
+   * @throws io.snapds.dataset.SnapshotNotAvailableException if there is no such readable snapshot
+   */
+  SnapshotId resolve(SnapshotDataset dataset) {
+    if (snapshot != null) {
+      return dataset.readSnapshot(snapshot).snapshotId();
+    }
+    if (asOf != null) {
+      return dataset.readAsOf(asOf).snapshotId();
+    }
+    return dataset.readCurrent().snapshotId();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof SnapshotSelector other && Objects.equals(snapshot, other.snapshot)
+        && Objects.equals(asOf, other.asOf);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(snapshot, asOf);
+  }
+
+  @Override
+  public String toString() {
+    return snapshot != null ? "snapshot " + snapshot : asOf != null ? "as of " + asOf : "current snapshot";
+  }
+}
