@@ -33,6 +33,7 @@ public final class BenchmarkMain {
     all.put("read", new ReadBenchmark());
     all.put("replace", new ReplaceBenchmark());
     all.put("cleanup", new CleanupBenchmark());
+    all.put("mapreduce", new MapReduceBenchmark());
     all.put("shared", new SharedBuildBenchmark());
     return all;
   }
@@ -49,14 +50,17 @@ public final class BenchmarkMain {
       }
     }
     Path work = Path.of("").toAbsolutePath().resolve("bench-work");
+    // only a complete run at full scale writes docs/; the others' charts go to the work directory
+    boolean complete = only.equals(suite().keySet()) && scale == Scale.FULL;
+    Path charts = complete ? docs : work.resolve("charts");
     Files.createDirectories(work);
-    Files.createDirectories(docs);
+    Files.createDirectories(charts);
 
     Instant started = Instant.now();
     String loadBefore = Machine.loadAverage();
     System.out.println("benchmarks: scale " + scale.name() + ", load average " + loadBefore + ", starting the mini cluster");
     MiniCluster cluster = MiniCluster.get();
-    BenchContext ctx = new BenchContext(cluster, scale, docs, work);
+    BenchContext ctx = new BenchContext(cluster, scale, charts, work);
     List<Section> sections = new ArrayList<>();
     for (Map.Entry<String, Benchmark> b : suite().entrySet()) {
       if (!only.contains(b.getKey())) {
@@ -70,15 +74,15 @@ public final class BenchmarkMain {
       System.out.println("benchmark " + b.getKey() + " took " + Duration.between(t, Instant.now()).toSeconds() + " s");
     }
     Duration took = Duration.between(started, Instant.now());
-    String generated = Report.render(scale, sections, started, took, loadBefore, Machine.loadAverage(), docs);
+    String generated = Report.render(scale, sections, started, took, loadBefore, Machine.loadAverage(), charts);
     Files.writeString(Path.of("").toAbsolutePath().resolve("bench-results.md"), generated, StandardCharsets.UTF_8);
-    if (only.equals(suite().keySet())) {
+    if (complete) {
       Path page = docs.resolve("benchmarks.md");
       String before = Files.exists(page) ? Files.readString(page) : "# Benchmarks\n";
       Files.writeString(page, MarkdownRegion.replace(before, generated), StandardCharsets.UTF_8);
       System.out.println("wrote " + page);
     } else {
-      System.out.println("a partial run (--only " + opts.get("only") + "): docs/benchmarks.md left as it was");
+      System.out.println("not a complete run at full scale: docs/benchmarks.md left as it was");
     }
     System.out.println("benchmarks done in " + took.truncatedTo(ChronoUnit.SECONDS) + "; results in "
         + Path.of("").toAbsolutePath().resolve("bench-results.md"));

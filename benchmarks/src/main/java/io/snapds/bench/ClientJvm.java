@@ -27,8 +27,8 @@ final class ClientJvm {
   }
 
   /** What one probe process measured. */
-  record Result(List<Double> rowsPerSecond, List<Double> publishMs, long peakRssBytes, long peakHeapBytes,
-      long maxHeapBytes, List<String> command) {}
+  record Result(List<Double> rowsPerSecond, List<Double> beginMs, List<Double> publishMs, long peakRssBytes,
+      long peakHeapBytes, long maxHeapBytes, List<String> command, long firstStartMs, long firstEndMs) {}
 
   /**
    * @param jfr when present, the probe records a JFR profile into this file
@@ -44,7 +44,7 @@ final class ClientJvm {
         cmd.add(arg);
       }
     }
-    jfr.ifPresent(f -> cmd.add("-XX:StartFlightRecording=settings=profile,filename=" + f));
+    jfr.ifPresent(f -> cmd.add("-D" + WriteProbe.JFR_PROPERTY + "=" + f));
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(WriteProbe.class.getName());
@@ -62,13 +62,21 @@ final class ClientJvm {
           + "; stdout: " + out);
     }
     List<Double> rates = new ArrayList<>();
+    List<Double> begin = new ArrayList<>();
     List<Double> publish = new ArrayList<>();
+    long firstStart = 0;
+    long firstEnd = 0;
     Map<String, String> memory = Map.of();
     for (String line : out) {
       if (line.startsWith("RESULT ")) {
         Map<String, String> f = fields(line);
         rates.add(Long.parseLong(f.get("rows")) / Double.parseDouble(f.get("seconds")));
+        begin.add(Double.parseDouble(f.get("beginMs")));
         publish.add(Double.parseDouble(f.get("publishMs")));
+        if (f.get("rep").equals("1")) {
+          firstStart = Long.parseLong(f.get("startMs"));
+          firstEnd = Long.parseLong(f.get("endMs"));
+        }
       } else if (line.startsWith("MEMORY ")) {
         memory = fields(line);
       }
@@ -79,8 +87,8 @@ final class ClientJvm {
     }
     List<String> shown = new ArrayList<>(cmd);
     shown.set(shown.indexOf("-cp") + 1, "<benchmarks classpath>");
-    return new Result(rates, publish, Long.parseLong(memory.get("peakRss")), Long.parseLong(memory.get("peakHeap")),
-        Long.parseLong(memory.get("maxHeap")), shown);
+    return new Result(rates, begin, publish, Long.parseLong(memory.get("peakRss")),
+        Long.parseLong(memory.get("peakHeap")), Long.parseLong(memory.get("maxHeap")), shown, firstStart, firstEnd);
   }
 
   private static Map<String, String> fields(String line) {

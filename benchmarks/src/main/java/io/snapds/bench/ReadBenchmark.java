@@ -8,6 +8,7 @@ import io.snapds.dataset.SnapshotReader;
 import io.snapds.dataset.SnapshotRow;
 import io.snapds.dataset.SnapshotWriter;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -89,6 +90,16 @@ final class ReadBenchmark implements Benchmark {
       section.table(new MarkdownTable("read", "ours", "raw HBase", "ratio", "target")
           .row("scan", os.describe(), rs.describe(), Format.ratio(scanRatio.value()), scanRatio.verdict())
           .row("point get", og.describe(), rg.describe(), Format.ratio(getRatio.value()), getRatio.verdict()));
+      if (!scanRatio.meetsTarget()) {
+        Path dir = ctx.workDir();
+        Profile ours = Profile.record(dir.resolve("scan-snapshot.jfr"), 5, () -> scanOurs(dataset));
+        Profile raw = Profile.record(dir.resolve("scan-raw.jfr"), 5, () -> scanRaw(ctx, plain));
+        section.text("**Why (profile).** More scans of each kind (for at least 5 s each) under JFR (`settings=profile`) in this JVM, "
+            + "which hosts both the client and the region server; recordings in "
+            + "`benchmarks/target/bench-work/scan-*.jfr`. Samples per thread kind:");
+        section.text(Profile.compare("snapshot scan", ours, "raw scan", raw));
+        section.text("Snapshot scans:\n\n" + ours.summary(12));
+      }
       return section;
     } finally {
       ctx.drop(dataset);

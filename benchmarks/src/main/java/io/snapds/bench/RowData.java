@@ -71,6 +71,16 @@ final class RowData {
     return p;
   }
 
+  /** A diagnostic baseline: one {@link Put} per cell, the way the snapshot writer sends cells. */
+  static void writePerCell(BufferedMutator mutator, int label, long rows) throws IOException {
+    for (long r = 0; r < rows; r++) {
+      byte[] key = key(r);
+      for (int c = 0; c < COLUMNS; c++) {
+        mutator.mutate(new Put(key).addColumn(FAMILY_BYTES, QUALIFIERS[c], value(label, r, c)));
+      }
+    }
+  }
+
   static void write(BufferedMutator mutator, int label, long rows) throws IOException {
     for (long r = 0; r < rows; r++) {
       mutator.mutate(put(label, r));

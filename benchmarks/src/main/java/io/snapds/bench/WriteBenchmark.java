@@ -1,5 +1,6 @@
 package io.snapds.bench;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -12,6 +13,58 @@ import java.util.Optional;
 final class WriteBenchmark implements Benchmark {
   static final double TARGET = 0.9;
   private static final long BUFFER = 4L << 20; // NewSnapshot's default writeBufferBytes
+
+  /**
+   * A diagnostic: the raw baseline again, but sending one {@code Put} per cell as the snapshot
+   * writer does. If it lands near ours, the per-cell mutations explain the gap.
+   */
+  private static void perCellBaseline(BenchContext ctx, Section section, Scale.SizedReps size, double ours,
+      double raw) throws Exception {
+    ClientJvm.Result perCell = ctx.clientJvm().run(ctx.scale().clientHeap(), "rawcells", ctx.name("w_cells"),
+        size.rows(), size.reps(), BUFFER, Optional.empty());
+    Measured rate = new Measured("rows/s", perCell.rowsPerSecond());
+    section.text("**Why (diagnostic baseline).** The snapshot writer sends one `Put` per cell (`SnapshotRowWriter.put` "
+        + "wraps every cell in its own `Put`), the baseline one `Put` per row of " + RowData.COLUMNS + " cells. The "
+        + "raw baseline again with one `Put` per cell, " + Format.rows(size.rows()) + " rows:");
+    section.table(new MarkdownTable("client", "rows/s", "ratio to raw (one Put per row)")
+        .row("raw, one `Put` per row", Format.number(raw), "1.00x")
+        .row("raw, one `Put` per cell", rate.describe(), Format.ratio(rate.median() / raw))
+        .row("snapshot writer", Format.number(ours), Format.ratio(ours / raw)));
+  }
+
+  /**
+   * Why the target was missed: one more write of each kind, with JFR in the client JVM and in the
+   * mini cluster's JVM (these runs' times are not used).
+   */
+  private static void profile(BenchContext ctx, Section section, long rows) throws Exception {
+    ClientJvm jvm = ctx.clientJvm();
+    Path dir = ctx.workDir();
+    Path oursClient = dir.resolve("write-snapshot-client.jfr");
+    Path rawClient = dir.resolve("write-raw-client.jfr");
+    Path oursServerFile = dir.resolve("write-snapshot-server.jfr");
+    Path rawServerFile = dir.resolve("write-raw-server.jfr");
+    ClientJvm.Result[] runs = new ClientJvm.Result[2];
+    Profile.record(oursServerFile, 0, () -> runs[0] = jvm.run(
+        ctx.scale().clientHeap(), "snapshot", ctx.name("w_prof"), rows, 1, BUFFER, Optional.of(oursClient)));
+    Profile.record(rawServerFile, 0, () -> runs[1] = jvm.run(
+        ctx.scale().clientHeap(), "raw", ctx.name("w_prof_raw"), rows, 1, BUFFER, Optional.of(rawClient)));
+    // only the timed part of each write: from begin() to commit(), from opening the mutator to closing it
+    Profile oursServer = Profile.read(oursServerFile, runs[0].firstStartMs(), runs[0].firstEndMs());
+    Profile rawServer = Profile.read(rawServerFile, runs[1].firstStartMs(), runs[1].firstEndMs());
+    Profile oursClientProfile = Profile.read(oursClient, runs[0].firstStartMs(), runs[0].firstEndMs());
+    Profile rawClientProfile = Profile.read(rawClient, runs[1].firstStartMs(), runs[1].firstEndMs());
+    section.text("**Why (profile).** One more " + Format.rows(rows) + "-row write of each kind under JFR (`settings=profile`), "
+        + "in the client JVM and in the mini cluster's JVM (both `jdk.jfr.Recording`s), counting only the samples "
+        + "taken during the timed part (" + Format.number(runs[0].firstEndMs() - runs[0].firstStartMs()) + " ms for the "
+        + "snapshot, " + Format.number(runs[1].firstEndMs() - runs[1].firstStartMs()) + " ms raw, with the profiler on). "
+        + "The recordings are in `benchmarks/target/bench-work/write-*.jfr` (open them with `jfr print` or JMC). "
+        + "Samples per thread kind, client JVM:");
+    section.text(Profile.compare("snapshot writer", oursClientProfile, "raw", rawClientProfile));
+    section.text("Mini cluster JVM (the region server) during the same writes:");
+    section.text(Profile.compare("snapshot writer", oursServer, "raw", rawServer));
+    section.text("Snapshot writer's client JVM:\n\n" + oursClientProfile.summary(12));
+    section.text("Region server during the snapshot write:\n\n" + oursServer.summary(12));
+  }
 
   @Override
   public String title() {
@@ -35,7 +88,7 @@ final class WriteBenchmark implements Benchmark {
     MarkdownTable writes = new MarkdownTable("rows", "snapshot rows/s", "raw BufferedMutator rows/s", "ratio", "target",
         "peak RSS snapshot JVM", "peak RSS raw JVM");
     MarkdownTable publish = new MarkdownTable("snapshot rows", "publish (`commit()` after a flush), ms",
-        "ratio to the smallest");
+        "publish: ratio to the smallest", "`begin()`, ms");
     List<String> categories = new ArrayList<>();
     List<Double> oursRates = new ArrayList<>();
     List<Double> rawRates = new ArrayList<>();
@@ -46,7 +99,8 @@ final class WriteBenchmark implements Benchmark {
     ClientJvm.Result small = jvm.run(heap, "snapshot", ctx.name("w_pub"), smallest.rows(), smallest.reps(), BUFFER,
         Optional.empty());
     Measured smallPublish = new Measured("ms", small.publishMs());
-    publish.row(Format.rows(smallest.rows()), smallPublish.describe(), "1.00x");
+    publish.row(Format.rows(smallest.rows()), smallPublish.describe(), "1.00x",
+        new Measured("ms", small.beginMs()).describe());
     publishCategories.add(Format.rows(smallest.rows()));
     publishMedians.add(smallPublish.median());
 
@@ -67,7 +121,8 @@ final class WriteBenchmark implements Benchmark {
       rawRates.add(rawRate.median());
 
       Measured pub = new Measured("ms", ours.publishMs());
-      publish.row(Format.rows(size.rows()), pub.describe(), Format.ratio(pub.median() / smallPublish.median()));
+      publish.row(Format.rows(size.rows()), pub.describe(), Format.ratio(pub.median() / smallPublish.median()),
+          new Measured("ms", ours.beginMs()).describe());
       publishCategories.add(Format.rows(size.rows()));
       publishMedians.add(pub.median());
       largestOurs = ours;
@@ -80,8 +135,14 @@ final class WriteBenchmark implements Benchmark {
         .series("snapshot writer", oursRates).series("raw BufferedMutator", rawRates)
         .save(ctx.docs(), "bench-write.png"), "write throughput");
 
+    if (section.ratios().stream().anyMatch(r -> !r.meetsTarget())) {
+      perCellBaseline(ctx, section, scale.writes().get(0), oursRates.get(0), rawRates.get(0));
+      profile(ctx, section, scale.writes().get(0).rows());
+    }
+
     section.text("**3. Publish latency**: `commit()` after the rows were flushed, i.e. the metadata transaction "
-        + "that makes the snapshot current. It must not grow with the snapshot's size.");
+        + "that makes the snapshot current. It must not grow with the snapshot's size. `begin()` (lock, building "
+        + "transaction, metadata record) is the other fixed cost of a snapshot, shown for completeness.");
     section.table(publish);
     double largestPublish = publishMedians.get(publishMedians.size() - 1);
     if (largestPublish > 3 * smallPublish.median()) {

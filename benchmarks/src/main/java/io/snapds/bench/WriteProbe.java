@@ -7,7 +7,9 @@ import io.snapds.dataset.SnapshotDatasets;
 import io.snapds.dataset.SnapshotWriter;
 import io.snapds.dataset.tx.LocalTransactionService;
 import java.io.File;
+import java.nio.file.Path;
 import java.util.Locale;
+import jdk.jfr.Recording;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
@@ -20,20 +22,25 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
  * A client process that writes to the mini cluster of the benchmark JVM, so that its heap
  * ({@code -Xmx}) and peak RSS are the writer's alone. Run by {@link ClientJvm}:
  * <pre>
- * WriteProbe snapshot|raw NAME ROWS REPETITIONS BUFFER_BYTES ZK_QUORUM ZK_PORT TX_STATE_DIR
+ * WriteProbe snapshot|raw|rawcells NAME ROWS REPETITIONS BUFFER_BYTES ZK_QUORUM ZK_PORT TX_STATE_DIR
  * </pre>
  * Each repetition writes into a fresh dataset (or plain table) that is dropped afterwards, and
- * prints {@code RESULT rep=.. rows=.. seconds=.. publishMs=..}; the last line is
+ * prints {@code RESULT rep=.. rows=.. seconds=.. beginMs=.. publishMs=.. startMs=.. endMs=..}
+ * (the last two: wall-clock bounds of the timed part); the last line is
  * {@code MEMORY peakRss=.. peakHeap=.. maxHeap=..}. A snapshot's time runs from {@code begin()}
  * to {@code commit()} returning; {@code publishMs} is {@code commit()} alone, after a flush.
- * The raw time runs from opening the {@link BufferedMutator} to its close (its last flush).
+ * The raw time runs from opening the {@link BufferedMutator} to its close (its last flush);
+ * {@code rawcells} sends one {@code Put} per cell instead of one per row (a diagnostic).
  */
 public final class WriteProbe {
+  /** When set, the first repetition is recorded with JFR into this file. */
+  static final String JFR_PROPERTY = "bench.jfr";
+
   private WriteProbe() {}
 
   public static void main(String[] args) throws Exception {
     if (args.length != 8) {
-      throw new IllegalArgumentException("usage: WriteProbe snapshot|raw NAME ROWS REPETITIONS BUFFER_BYTES "
+      throw new IllegalArgumentException("usage: WriteProbe snapshot|raw|rawcells NAME ROWS REPETITIONS BUFFER_BYTES "
           + "ZK_QUORUM ZK_PORT TX_STATE_DIR; got " + String.join(" ", args));
     }
     String mode = args[0];
@@ -44,14 +51,26 @@ public final class WriteProbe {
     Configuration conf = HBaseConfiguration.create();
     conf.set("hbase.zookeeper.quorum", args[5]);
     conf.set("hbase.zookeeper.property.clientPort", args[6]);
+    Recording recording = null;
     try (Connection connection = ConnectionFactory.createConnection(conf);
         LocalTransactionService tx = LocalTransactionService.persistent(new File(args[7]), conf)) {
       for (int rep = 1; rep <= reps; rep++) {
+        if (rep == 1 && System.getProperty(JFR_PROPERTY) != null) {
+          recording = new Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+          recording.setDestination(Path.of(System.getProperty(JFR_PROPERTY)));
+          recording.start(); // records the first repetition (its dataset's creation and drop too)
+        }
         String line = switch (mode) {
           case "snapshot" -> snapshot(connection, tx, name + "_" + rep, rows, buffer);
-          case "raw" -> raw(connection, name + "_" + rep, rows, buffer);
-          default -> throw new IllegalArgumentException("mode must be snapshot or raw, got '" + mode + "'");
+          case "raw" -> raw(connection, name + "_" + rep, rows, buffer, false);
+          case "rawcells" -> raw(connection, name + "_" + rep, rows, buffer, true);
+          default -> throw new IllegalArgumentException("mode must be snapshot, raw or rawcells, got '" + mode + "'");
         };
+        if (recording != null) {
+          recording.stop();
+          recording.close();
+          recording = null;
+        }
         System.out.println("RESULT rep=" + rep + " rows=" + rows + " " + line);
       }
     }
@@ -65,32 +84,43 @@ public final class WriteProbe {
     DatasetId id = DatasetId.of(PlainTables.NAMESPACE, name);
     SnapshotDataset dataset = datasets.create(id, DatasetProperties.defaults());
     try {
+      long startMs = System.currentTimeMillis();
       long start = System.nanoTime();
+      long begun;
       long flushed;
       try (SnapshotWriter writer = dataset.newSnapshot().writeBufferBytes(buffer).begin()) {
+        begun = System.nanoTime();
         RowData.write(writer, 1, rows);
         writer.flush();
         flushed = System.nanoTime();
         writer.commit();
       }
       long end = System.nanoTime();
-      return String.format(Locale.ROOT, "seconds=%.3f publishMs=%.3f", (end - start) / 1e9, (end - flushed) / 1e6);
+      return String.format(Locale.ROOT, "seconds=%.3f beginMs=%.3f publishMs=%.3f startMs=%d endMs=%d",
+          (end - start) / 1e9, (begun - start) / 1e6, (end - flushed) / 1e6, startMs, System.currentTimeMillis());
     } finally {
       datasets.admin(id).drop();
     }
   }
 
-  private static String raw(Connection connection, String name, long rows, long buffer) throws Exception {
+  private static String raw(Connection connection, String name, long rows, long buffer, boolean perCell)
+      throws Exception {
     PlainTables tables = new PlainTables(connection);
     TableName table = tables.create(name);
     try {
+      long startMs = System.currentTimeMillis();
       long start = System.nanoTime();
       try (BufferedMutator mutator = connection.getBufferedMutator(
           new BufferedMutatorParams(table).writeBufferSize(buffer))) {
-        RowData.write(mutator, 1, rows);
+        if (perCell) {
+          RowData.writePerCell(mutator, 1, rows);
+        } else {
+          RowData.write(mutator, 1, rows);
+        }
       }
       long end = System.nanoTime();
-      return String.format(Locale.ROOT, "seconds=%.3f publishMs=0", (end - start) / 1e9);
+      return String.format(Locale.ROOT, "seconds=%.3f beginMs=0 publishMs=0 startMs=%d endMs=%d", (end - start) / 1e9,
+          startMs, System.currentTimeMillis());
     } finally {
       tables.drop(table);
     }
