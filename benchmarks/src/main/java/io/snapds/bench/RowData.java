@@ -81,6 +81,22 @@ final class RowData {
     }
   }
 
+  /**
+   * A diagnostic baseline: one {@link Put} per row, but with the snapshot writer's layout: an
+   * 8-byte snapshot id before the key, and explicit timestamps from a counter.
+   */
+  static void writeSnapshotLayout(BufferedMutator mutator, int label, long rows) throws IOException {
+    byte[] prefix = Bytes.toBytes(System.currentTimeMillis() * 1_000_000L);
+    long ts = 0;
+    for (long r = 0; r < rows; r++) {
+      Put p = new Put(Bytes.add(prefix, key(r)));
+      for (int c = 0; c < COLUMNS; c++) {
+        p.addColumn(FAMILY_BYTES, QUALIFIERS[c], ++ts, value(label, r, c));
+      }
+      mutator.mutate(p);
+    }
+  }
+
   static void write(BufferedMutator mutator, int label, long rows) throws IOException {
     for (long r = 0; r < rows; r++) {
       mutator.mutate(put(label, r));

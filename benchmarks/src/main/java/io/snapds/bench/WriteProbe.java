@@ -22,7 +22,7 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
  * A client process that writes to the mini cluster of the benchmark JVM, so that its heap
  * ({@code -Xmx}) and peak RSS are the writer's alone. Run by {@link ClientJvm}:
  * <pre>
- * WriteProbe snapshot|raw|rawcells NAME ROWS REPETITIONS BUFFER_BYTES ZK_QUORUM ZK_PORT TX_STATE_DIR
+ * WriteProbe snapshot|raw|rawcells|rawlayout NAME ROWS REPETITIONS BUFFER_BYTES ZK_QUORUM ZK_PORT TX_STATE_DIR
  * </pre>
  * Each repetition writes into a fresh dataset (or plain table) that is dropped afterwards, and
  * prints {@code RESULT rep=.. rows=.. seconds=.. beginMs=.. publishMs=.. startMs=.. endMs=..}
@@ -30,7 +30,8 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
  * {@code MEMORY peakRss=.. peakHeap=.. maxHeap=..}. A snapshot's time runs from {@code begin()}
  * to {@code commit()} returning; {@code publishMs} is {@code commit()} alone, after a flush.
  * The raw time runs from opening the {@link BufferedMutator} to its close (its last flush);
- * {@code rawcells} sends one {@code Put} per cell instead of one per row (a diagnostic).
+ * {@code rawcells} sends one {@code Put} per cell instead of one per row, {@code rawlayout} one
+ * per row with the snapshot writer's key prefix and timestamps (diagnostics).
  */
 public final class WriteProbe {
   /** When set, the first repetition is recorded with JFR into this file. */
@@ -40,7 +41,7 @@ public final class WriteProbe {
 
   public static void main(String[] args) throws Exception {
     if (args.length != 8) {
-      throw new IllegalArgumentException("usage: WriteProbe snapshot|raw|rawcells NAME ROWS REPETITIONS BUFFER_BYTES "
+      throw new IllegalArgumentException("usage: WriteProbe snapshot|raw|rawcells|rawlayout NAME ROWS REPETITIONS BUFFER_BYTES "
           + "ZK_QUORUM ZK_PORT TX_STATE_DIR; got " + String.join(" ", args));
     }
     String mode = args[0];
@@ -62,9 +63,9 @@ public final class WriteProbe {
         }
         String line = switch (mode) {
           case "snapshot" -> snapshot(connection, tx, name + "_" + rep, rows, buffer);
-          case "raw" -> raw(connection, name + "_" + rep, rows, buffer, false);
-          case "rawcells" -> raw(connection, name + "_" + rep, rows, buffer, true);
-          default -> throw new IllegalArgumentException("mode must be snapshot, raw or rawcells, got '" + mode + "'");
+          case "raw", "rawcells", "rawlayout" -> raw(connection, name + "_" + rep, rows, buffer, mode);
+          default -> throw new IllegalArgumentException("mode must be snapshot, raw, rawcells or rawlayout, got '"
+              + mode + "'");
         };
         if (recording != null) {
           recording.stop();
@@ -103,7 +104,7 @@ public final class WriteProbe {
     }
   }
 
-  private static String raw(Connection connection, String name, long rows, long buffer, boolean perCell)
+  private static String raw(Connection connection, String name, long rows, long buffer, String mode)
       throws Exception {
     PlainTables tables = new PlainTables(connection);
     TableName table = tables.create(name);
@@ -112,10 +113,10 @@ public final class WriteProbe {
       long start = System.nanoTime();
       try (BufferedMutator mutator = connection.getBufferedMutator(
           new BufferedMutatorParams(table).writeBufferSize(buffer))) {
-        if (perCell) {
-          RowData.writePerCell(mutator, 1, rows);
-        } else {
-          RowData.write(mutator, 1, rows);
+        switch (mode) {
+          case "rawcells" -> RowData.writePerCell(mutator, 1, rows);
+          case "rawlayout" -> RowData.writeSnapshotLayout(mutator, 1, rows);
+          default -> RowData.write(mutator, 1, rows);
         }
       }
       long end = System.nanoTime();
