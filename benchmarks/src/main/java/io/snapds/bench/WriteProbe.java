@@ -24,7 +24,7 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
  * <pre>
  * WriteProbe snapshot|raw|rawcells|rawlayout NAME ROWS REPETITIONS BUFFER_BYTES ZK_QUORUM ZK_PORT TX_STATE_DIR
  * </pre>
- * Each repetition writes into a fresh dataset (or plain table) that is dropped afterwards, and
+ * An unmeasured write of a few rows comes first (class loading, JIT). Each repetition writes into a fresh dataset (or plain table) that is dropped afterwards, and
  * prints {@code RESULT rep=.. rows=.. seconds=.. beginMs=.. publishMs=.. startMs=.. endMs=..}
  * (the last two: wall-clock bounds of the timed part); the last line is
  * {@code MEMORY peakRss=.. peakHeap=.. maxHeap=..}. A snapshot's time runs from {@code begin()}
@@ -36,6 +36,7 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
 public final class WriteProbe {
   /** When set, the first repetition is recorded with JFR into this file. */
   static final String JFR_PROPERTY = "bench.jfr";
+  private static final long WARMUP_ROWS = 2_000;
 
   private WriteProbe() {}
 
@@ -55,18 +56,15 @@ public final class WriteProbe {
     Recording recording = null;
     try (Connection connection = ConnectionFactory.createConnection(conf);
         LocalTransactionService tx = LocalTransactionService.persistent(new File(args[7]), conf)) {
+      // unmeasured: class loading and JIT of the write path, so that a single run is not a cold one
+      write(mode, connection, tx, name + "_warmup", WARMUP_ROWS, buffer);
       for (int rep = 1; rep <= reps; rep++) {
         if (rep == 1 && System.getProperty(JFR_PROPERTY) != null) {
           recording = new Recording(jdk.jfr.Configuration.getConfiguration("profile"));
           recording.setDestination(Path.of(System.getProperty(JFR_PROPERTY)));
           recording.start(); // records the first repetition (its dataset's creation and drop too)
         }
-        String line = switch (mode) {
-          case "snapshot" -> snapshot(connection, tx, name + "_" + rep, rows, buffer);
-          case "raw", "rawcells", "rawlayout" -> raw(connection, name + "_" + rep, rows, buffer, mode);
-          default -> throw new IllegalArgumentException("mode must be snapshot, raw, rawcells or rawlayout, got '"
-              + mode + "'");
-        };
+        String line = write(mode, connection, tx, name + "_" + rep, rows, buffer);
         if (recording != null) {
           recording.stop();
           recording.close();
@@ -77,6 +75,16 @@ public final class WriteProbe {
     }
     System.out.println("MEMORY peakRss=" + ProcessMemory.peakRssBytes() + " peakHeap=" + ProcessMemory.peakHeapBytes()
         + " maxHeap=" + Runtime.getRuntime().maxMemory());
+  }
+
+  private static String write(String mode, Connection connection, LocalTransactionService tx, String name,
+      long rows, long buffer) throws Exception {
+    return switch (mode) {
+      case "snapshot" -> snapshot(connection, tx, name, rows, buffer);
+      case "raw", "rawcells", "rawlayout" -> raw(connection, name, rows, buffer, mode);
+      default -> throw new IllegalArgumentException("mode must be snapshot, raw, rawcells or rawlayout, got '"
+          + mode + "'");
+    };
   }
 
   private static String snapshot(Connection connection, LocalTransactionService tx, String name, long rows,
