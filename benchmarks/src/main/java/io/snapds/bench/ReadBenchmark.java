@@ -100,6 +100,15 @@ final class ReadBenchmark implements Benchmark {
         section.text(Profile.compare("snapshot scan", ours, "raw scan", raw));
         section.text("Snapshot scans:\n\n" + ours.summary(12));
       }
+      if (!getRatio.meetsTarget()) {
+        Path dir = ctx.workDir();
+        Profile ours = Profile.record(dir.resolve("get-snapshot.jfr"), 5, () -> getsOurs(current, keys));
+        Profile raw = Profile.record(dir.resolve("get-raw.jfr"), 5, () -> getsRaw(ctx, plain, keys));
+        section.text("**Why (profile), point gets.** More gets of each kind (for at least 5 s each) under JFR; "
+            + "recordings in `benchmarks/target/bench-work/get-*.jfr`. Samples per thread kind:");
+        section.text(Profile.compare("snapshot gets", ours, "raw gets", raw));
+        section.text("Snapshot gets:\n\n" + ours.summary(12));
+      }
       return section;
     } finally {
       ctx.drop(dataset);

@@ -21,7 +21,7 @@ final class ReplaceBenchmark implements Benchmark {
     List<ReplaceStrategy> strategies = List.of(new SnapshotReplace(ctx), new DeleteThenWriteReplace(ctx),
         new TwoTableReplace(ctx), new VersionsReplace(ctx));
     MarkdownTable table = new MarkdownTable("approach", "time until the new version is visible", "reads (per s)",
-        "complete", "torn (2 versions)", "partial (rows missing)", "empty", "failed", "left after the run: visible",
+        "complete", "torn (2 versions)", "partial (rows missing)", "empty", "failed", "left in the tables (normal scan)",
         "stored (raw scan, before compaction)", "stored after a major compaction");
     MarkdownTable how = new MarkdownTable("approach", "how");
     List<String> names = new ArrayList<>();
@@ -72,7 +72,9 @@ final class ReplaceBenchmark implements Benchmark {
         + "pause; its reads per second show what one read costs) and classifies each read: complete (every key, one version), torn (cells of two versions), partial "
         + "(some keys missing), empty (none found), failed (an error). The time until visible runs from the start "
         + "of a replacement until the whole new version is what readers get (the median of the " + rounds
-        + " replacements). Storage counts every table the approach uses: rows and cells a reader sees, what a raw "
+        + " replacements). Storage counts every table the approach uses (for ours the data table, which holds every "
+        + "retained snapshot: " + SnapshotReplace.RETAIN + " x " + Format.rows(rows) + " rows by design, for rollback; a "
+        + "reader of the current snapshot sees " + Format.rows(rows) + "): rows and cells a normal scan finds, what a raw "
         + "all-versions scan still finds (old versions and delete markers not yet compacted away), and the same "
         + "after a major compaction.");
     section.table(how);
