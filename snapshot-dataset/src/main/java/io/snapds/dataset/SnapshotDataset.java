@@ -376,9 +376,19 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
 
   /** Keeps {@code snapshot}'s rows from cleanup for {@code ttl} (renewable) or until released. */
   public ReaderPin pin(SnapshotId snapshot, String owner, Duration ttl) {
-    readable(state(), snapshot);
+    checkNotNull(snapshot, "snapshot id must not be null");
     checkArgument(owner != null && !owner.isBlank(), "pin owner must not be empty");
-    return new ReaderPin(locks, clock, snapshot, owner, ttl);
+    readable(state(), snapshot);
+    ReaderPin pin = new ReaderPin(locks, clock, snapshot, owner, ttl);
+    // pin first, then check again: an expiry and cleanup between the first check and the pin
+    // row would otherwise go unnoticed; after the pin row exists, cleanup leaves the rows alone
+    try {
+      readable(store.readLatest(), snapshot);
+    } catch (RuntimeException e) {
+      pin.close();
+      throw e;
+    }
+    return pin;
   }
 
   // ---- locks ----

@@ -33,8 +33,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <p>{@link #getSplits} resolves the selected snapshot once, takes a {@link ReaderPin} on it (so
  * that cleanup keeps its rows even if it expires while the job runs), writes the id into every
  * split and into the configuration ({@link #PINNED_SNAPSHOT}, {@link #PIN_ID}), and returns one
- * split per region of the data table that the snapshot's key range overlaps. The pin is held by
- * the process that computed the splits until {@link #releasePin} or its time-to-live.
+ * split per region of the data table that the snapshot's key range overlaps. The pin is held (and
+ * renewed) by the process that computed the splits until {@link #releasePin}; should that process
+ * die, the pin lapses at its time-to-live.
  */
 public final class SnapshotInputFormatImpl {
   private static final String PREFIX = "snapds.mapreduce.input.";
@@ -48,7 +49,10 @@ public final class SnapshotInputFormatImpl {
   public static final String COLUMNS = PREFIX + "columns";
   /** Optional: rows per scanner round trip. */
   public static final String CACHING = PREFIX + "caching";
-  /** How long the reader pin lasts unless released (milliseconds); default one day. */
+  /**
+   * How long the reader pin lasts without renewal (milliseconds); default one day. The submitting
+   * process renews it while it holds it; if that process dies, the pin lapses this long after.
+   */
   public static final String PIN_TTL = PREFIX + "pin.ttl.ms";
   /** Set by {@link #getSplits}: the snapshot the job reads. */
   public static final String PINNED_SNAPSHOT = PREFIX + "pinned.snapshot";
@@ -154,7 +158,7 @@ public final class SnapshotInputFormatImpl {
       List<SnapshotSplit> splits = regionSplits(datasets.connection(), id, snapshot, rowScan);
       conf.set(PINNED_SNAPSHOT, snapshot.toString());
       conf.set(PIN_ID, pin.pinId());
-      HeldPins.hold(datasets, pin);
+      HeldPins.hold(datasets, pin, ttl);
       return splits;
     } catch (IOException | RuntimeException e) {
       if (pin != null) {

@@ -20,13 +20,13 @@ import org.apache.hadoop.hbase.util.Bytes;
  * write the same key. The scan sends keys and value lengths only ({@link KeyOnlyFilter} with
  * lengths as values), not the values.
  */
-final class SnapshotRowCounter {
+public final class SnapshotRowCounter {
   /** Rows, and bytes counted as the core's row writer does: key once, then qualifier and value of each cell. */
-  record Counts(long rows, long bytes) {}
+  public record Counts(long rows, long bytes) {}
 
   private SnapshotRowCounter() {}
 
-  static Counts count(Connection connection, DatasetId dataset, SnapshotId snapshot) {
+  public static Counts count(Connection connection, DatasetId dataset, SnapshotId snapshot) {
     long rows = 0;
     long bytes = 0;
     try (Table table = connection.getTable(dataset.dataTable());

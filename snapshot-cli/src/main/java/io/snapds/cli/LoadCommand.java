@@ -1,0 +1,135 @@
+package io.snapds.cli;
+
+import io.snapds.cli.env.Environment;
+import io.snapds.cli.load.BadInputException;
+import io.snapds.cli.load.ProgressMeter;
+import io.snapds.cli.load.RecordSource;
+import io.snapds.cli.load.RowMapping;
+import io.snapds.cli.load.SnapshotLoader;
+import io.snapds.cli.output.Formats;
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.NewSnapshot;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotInfo;
+import io.snapds.dataset.SnapshotWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "load", mixinStandardHelpOptions = true,
+    description = {"Load a CSV (with a header line) or JSON Lines file into a new snapshot and publish it.",
+        "The file is streamed; a bad line stops the load with its line number and nothing is published.",
+        "Each non-key field becomes the cell FAMILY:FIELD with the field's text."})
+final class LoadCommand extends EnvCommand {
+  @Parameters(index = "0", paramLabel = "DATASET", description = "namespace:name")
+  DatasetId dataset;
+
+  @Parameters(index = "1", paramLabel = "FILE", description = "Input file (.csv, .tsv, .jsonl, .ndjson, .json; .gz too).")
+  Path file;
+
+  @Option(names = {"-k", "--key"}, split = ",", required = true, paramLabel = "COLUMN",
+      description = "Key column(s), comma separated; several are joined by --key-separator.")
+  List<String> keyColumns;
+
+  @Option(names = "--key-separator", paramLabel = "SEP", description = "Joins several key columns (default: '|').")
+  String keySeparator = "|";
+
+  @Option(names = "--keep-key-columns", description = "Also write the key columns as cells.")
+  boolean keepKeyColumns;
+
+  @Option(names = {"-f", "--family"}, paramLabel = "FAMILY", description = "Column family (default: the dataset's first).")
+  String family;
+
+  @Option(names = "--format", paramLabel = "FORMAT", description = "csv or jsonl (default: from the file name).")
+  RecordSource.Format format;
+
+  @Option(names = "--delimiter", paramLabel = "CHAR", description = "CSV field delimiter (default: ',' or tab for .tsv).")
+  Character delimiter;
+
+  @Option(names = "--run-id", paramLabel = "ID", description = "Pipeline run id: a run id is published at most once.")
+  String runId;
+
+  @Option(names = "--source-key", paramLabel = "KEY", description = "What the snapshot is built from (e.g. a time range).")
+  String sourceKey;
+
+  @Option(names = "--progress", description = "Show the progress line even when stderr is not a terminal.")
+  boolean progress;
+
+  @Override
+  void validate() {
+    if (!Files.exists(file)) {
+      throw new UserException(ExitCodes.BAD_INPUT, "cannot read input file " + file + ": no such file");
+    }
+    if (Files.isDirectory(file) || !Files.isReadable(file)) {
+      throw new UserException(ExitCodes.BAD_INPUT, "cannot read input file " + file
+          + (Files.isDirectory(file) ? ": it is a directory" : ": permission denied"));
+    }
+    if (format == null) {
+      format = RecordSource.Format.ofFileName(file.getFileName().toString()).orElseThrow(() ->
+          new picocli.CommandLine.ParameterException(spec.commandLine(),
+              "cannot tell the format of " + file + " from its name: give --format csv or --format jsonl"));
+    }
+    if (delimiter == null) {
+      delimiter = file.getFileName().toString().toLowerCase().matches(".*\\.tsv(\\.gz)?") ? '\t' : ',';
+    }
+    new RowMapping(keyColumns, keySeparator, "d", keepKeyColumns); // validates the key columns
+  }
+
+  @Override
+  int run(Environment env) throws IOException {
+    try (SnapshotDataset ds = env.datasets().open(dataset)) {
+      String fam = family != null ? family : ds.properties().defaultFamily();
+      if (!ds.properties().families().contains(fam)) {
+        throw new IllegalArgumentException("dataset " + dataset + " has no column family '" + fam
+            + "' (it has " + ds.properties().families() + ")");
+      }
+      RowMapping mapping = new RowMapping(keyColumns, keySeparator, fam, keepKeyColumns);
+      NewSnapshot builder = ds.newSnapshot();
+      if (runId != null) {
+        builder.runId(runId);
+      }
+      if (sourceKey != null) {
+        builder.sourceKey(sourceKey);
+      }
+      boolean terminal = System.console() != null;
+      ProgressMeter meter = new ProgressMeter(err(), progress || terminal, terminal);
+      try (SnapshotWriter writer = builder.begin(); RecordSource source = format.open(reader(file), delimiter)) {
+        if (writer.alreadyPublished().isPresent()) {
+          SnapshotInfo s = writer.alreadyPublished().get();
+          out().printf("dataset %s: %s was published already as snapshot %s; nothing loaded%n", dataset,
+              runId != null ? "run " + runId : "source key " + sourceKey, s.id());
+          out().flush();
+          return ExitCodes.OK;
+        }
+        writer.summary("source.file", file.getFileName().toString());
+        new SnapshotLoader(mapping, meter).load(source, writer);
+        SnapshotInfo published = writer.commit();
+        double seconds = meter.elapsedSeconds();
+        out().printf("dataset %s: published snapshot %s: %,d rows, %s in %.1f s (%,.0f rows/s)%n", dataset,
+            published.id(), published.rowCount(), Formats.bytes(published.byteCount()), seconds,
+            published.rowCount() / Math.max(seconds, 1e-3));
+      } catch (BadInputException e) {
+        throw new UserException(ExitCodes.BAD_INPUT, file + " " + e.getMessage() + "; nothing was published");
+      }
+    }
+    out().flush();
+    return ExitCodes.OK;
+  }
+
+  private static Reader reader(Path file) throws IOException {
+    InputStream in = Files.newInputStream(file);
+    if (file.getFileName().toString().toLowerCase().endsWith(".gz")) {
+      in = new GZIPInputStream(in, 1 << 16);
+    }
+    return new java.io.BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
+  }
+}

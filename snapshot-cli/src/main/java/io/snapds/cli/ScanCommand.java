@@ -1,0 +1,81 @@
+package io.snapds.cli;
+
+import io.snapds.cli.env.Environment;
+import io.snapds.cli.output.RowPrinter;
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.RowScan;
+import io.snapds.dataset.RowScanner;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotReader;
+import io.snapds.dataset.SnapshotRow;
+import java.util.List;
+import org.apache.hadoop.hbase.util.Bytes;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "scan", mixinStandardHelpOptions = true,
+    description = "Print rows of one snapshot (the current one by default), in key order.")
+final class ScanCommand extends EnvCommand {
+  @Parameters(index = "0", paramLabel = "DATASET", description = "namespace:name")
+  DatasetId dataset;
+
+  @Mixin
+  SnapshotSelection selection;
+
+  @Option(names = "--prefix", paramLabel = "KEY", description = "Only rows whose key starts with this.")
+  String prefix;
+
+  @Option(names = "--start", paramLabel = "KEY", description = "First key (inclusive).")
+  String start;
+
+  @Option(names = "--stop", paramLabel = "KEY", description = "Last key (exclusive).")
+  String stop;
+
+  @Option(names = "--columns", split = ",", paramLabel = "FAMILY[:QUALIFIER]",
+      description = "Only these columns or families, comma separated.")
+  List<String> columns = List.of();
+
+  @Option(names = "--limit", paramLabel = "N", description = "At most N rows (default: all).")
+  long limit;
+
+  @Option(names = "--json", description = "One JSON object per row and line.")
+  boolean json;
+
+  private RowScan scan;
+
+  @Override
+  void validate() {
+    if (prefix != null && (start != null || stop != null)) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+          "--prefix cannot be combined with --start/--stop");
+    }
+    RowScan s = RowScan.all().limit(limit);
+    if (prefix != null) {
+      s = s.prefix(Bytes.toBytesBinary(prefix));
+    } else if (start != null || stop != null) {
+      s = s.range(start == null ? null : Bytes.toBytesBinary(start), stop == null ? null : Bytes.toBytesBinary(stop));
+    }
+    scan = Columns.project(s, columns);
+  }
+
+  @Override
+  int run(Environment env) {
+    try (SnapshotDataset ds = env.datasets().open(dataset)) {
+      SnapshotReader reader = selection.reader(ds);
+      RowPrinter printer = RowPrinter.of(out(), json);
+      try (RowScanner rows = reader.scan(scan)) {
+        for (SnapshotRow row : rows) {
+          printer.print(row);
+        }
+      }
+      long n = printer.finish();
+      if (!json) {
+        err().printf("%d row%s of snapshot %s%n", n, n == 1 ? "" : "s", reader.snapshotId());
+        err().flush();
+      }
+    }
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,119 @@
+package io.snapds.cli.env;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.LocalHBaseCluster;
+import org.apache.hadoop.hbase.master.HMaster;
+import org.apache.hadoop.hbase.regionserver.HRegionServer;
+import org.apache.hadoop.hbase.zookeeper.MiniZooKeeperCluster;
+
+/**
+ * HBase in standalone mode inside this process, the way {@code hbase master start} runs it
+ * without a cluster: a ZooKeeper server on a free port and a {@link LocalHBaseCluster} (one master,
+ * one region server, ports chosen free) whose root directory is on the local file system under
+ * the home. Everything it stores stays there, so the next process finds it again.
+ */
+final class EmbeddedHBase implements AutoCloseable {
+  private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+
+  private final MiniZooKeeperCluster zookeeper;
+  private final LocalHBaseCluster cluster;
+  private final Configuration conf;
+
+  private EmbeddedHBase(MiniZooKeeperCluster zookeeper, LocalHBaseCluster cluster, Configuration conf) {
+    this.zookeeper = zookeeper;
+    this.cluster = cluster;
+    this.conf = conf;
+  }
+
+  /** Starts ZooKeeper and HBase over {@code home} and waits until the master is initialized. */
+  static EmbeddedHBase start(Path home) throws IOException, InterruptedException {
+    Configuration conf = configuration(home);
+    MiniZooKeeperCluster zookeeper = new MiniZooKeeperCluster(conf);
+    int zkPort = zookeeper.startup(home.resolve("zookeeper").toFile());
+    conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, zkPort);
+    LocalHBaseCluster cluster;
+    try {
+      cluster = new LocalHBaseCluster(conf, 1, 1, HMaster.class, HRegionServer.class);
+      cluster.startup();
+      awaitMasterInitialized(cluster);
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      zookeeper.shutdown();
+      throw e;
+    }
+    return new EmbeddedHBase(zookeeper, cluster, conf);
+  }
+
+  static Configuration configuration(Path home) {
+    Configuration conf = HBaseConfiguration.create();
+    conf.set(HConstants.CLUSTER_DISTRIBUTED, "false");
+    conf.set(HConstants.HBASE_DIR, home.resolve("hbase").toUri().toString());
+    conf.set("hbase.tmp.dir", home.resolve("tmp").toString());
+    conf.set(HConstants.ZOOKEEPER_QUORUM, "localhost");
+    conf.set(HConstants.ZOOKEEPER_DATA_DIR, home.resolve("zookeeper").toString());
+    conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, 0); // a free one
+    // the local file system has no hflush/hsync capability; standalone HBase runs without it
+    conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
+    conf.set("hbase.wal.provider", "filesystem");
+    // fast start: no web UIs, do not wait for more region servers than the one we start
+    conf.setInt(HConstants.MASTER_PORT, 0);
+    conf.setInt(HConstants.REGIONSERVER_PORT, 0);
+    conf.setInt(HConstants.MASTER_INFO_PORT, -1);
+    conf.setInt(HConstants.REGIONSERVER_INFO_PORT, -1);
+    conf.setInt("hbase.master.wait.on.regionservers.mintostart", 1);
+    conf.setInt("hbase.master.wait.on.regionservers.maxtostart", 1);
+    conf.setInt("hbase.regionserver.msginterval", 200);
+    conf.setInt("hbase.regionserver.handler.count", 10);
+    conf.setInt(HConstants.ZK_SESSION_TIMEOUT, 10_000);
+    return conf;
+  }
+
+  private static void awaitMasterInitialized(LocalHBaseCluster cluster) throws InterruptedException {
+    Instant deadline = Instant.now().plus(START_TIMEOUT);
+    while (true) {
+      HMaster master = cluster.getActiveMaster();
+      if (master != null && master.isInitialized()) {
+        return;
+      }
+      if (cluster.getMasters().stream().noneMatch(t -> t.isAlive())) {
+        throw new EnvironmentException("the embedded HBase master stopped while starting; see the log");
+      }
+      if (Instant.now().isAfter(deadline)) {
+        throw new EnvironmentException("the embedded HBase did not start within " + START_TIMEOUT);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  /** A client configuration for this HBase (ZooKeeper port included). */
+  Configuration clientConfiguration() {
+    return new Configuration(conf);
+  }
+
+  /**
+   * Stops HBase (regions are flushed and closed), then ZooKeeper. HBase's procedure executor may
+   * list its leftover threads on standard output while it stops; that output is dropped, as it
+   * would mix with the command's.
+   */
+  @Override
+  public void close() {
+    PrintStream stdout = System.out;
+    System.setOut(new PrintStream(OutputStream.nullOutputStream()));
+    try {
+      cluster.shutdown();
+      cluster.join();
+      zookeeper.shutdown();
+    } catch (IOException e) {
+      // the process is ending
+    } finally {
+      System.setOut(stdout);
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package io.snapds.cli.load;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVRecord;
+
+/**
+ * CSV with a header line naming the columns (RFC 4180 quoting, via Commons CSV). Every record
+ * must have as many fields as the header; an empty field is an empty value.
+ */
+final class CsvRecordSource implements RecordSource {
+  private final CSVParser parser;
+  private final Iterator<CSVRecord> records;
+  private final List<String> header;
+
+  private CsvRecordSource(CSVParser parser, List<String> header) {
+    this.parser = parser;
+    this.records = parser.iterator();
+    this.header = header;
+  }
+
+  static CsvRecordSource open(Reader reader, char delimiter) throws BadInputException, IOException {
+    CSVFormat format = CSVFormat.RFC4180.builder().setDelimiter(delimiter).setHeader().setSkipHeaderRecord(true)
+        .setAllowDuplicateHeaderNames(false).setAllowMissingColumnNames(false).setIgnoreSurroundingSpaces(false)
+        .build();
+    CSVParser parser;
+    try {
+      parser = format.parse(reader);
+    } catch (IllegalArgumentException | IllegalStateException | UncheckedIOException e) {
+      throw new BadInputException(1, "bad header line: " + e.getMessage());
+    }
+    List<String> header = parser.getHeaderNames();
+    if (header.isEmpty()) {
+      parser.close();
+      throw new BadInputException(1, "no header line: the first line must name the columns");
+    }
+    return new CsvRecordSource(parser, header);
+  }
+
+  @Override
+  public Optional<InputRecord> next() throws BadInputException, IOException {
+    long line = parser.getCurrentLineNumber() + 1;
+    CSVRecord record;
+    try {
+      if (!records.hasNext()) {
+        return Optional.empty();
+      }
+      record = records.next();
+    } catch (UncheckedIOException | IllegalStateException e) {
+      throw new BadInputException(line, "malformed CSV: " + rootMessage(e));
+    }
+    if (record.size() != header.size()) {
+      throw new BadInputException(line, "expected " + header.size() + " fields " + header + ", got " + record.size());
+    }
+    Map<String, String> fields = new LinkedHashMap<>();
+    for (int i = 0; i < header.size(); i++) {
+      fields.put(header.get(i), record.get(i));
+    }
+    return Optional.of(new InputRecord(line, fields));
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t.getMessage();
+  }
+
+  @Override
+  public void close() throws IOException {
+    parser.close();
+  }
+}

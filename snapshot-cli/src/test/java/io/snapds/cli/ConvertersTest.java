@@ -1,0 +1,30 @@
+package io.snapds.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class ConvertersTest {
+  @Test
+  void durations() {
+    assertEquals(Duration.ofDays(7), Converters.duration("7d"));
+    assertEquals(Duration.ofMinutes(15), Converters.duration("15m"));
+    assertEquals(Duration.ofMillis(500), Converters.duration("500ms"));
+    assertEquals(Duration.ofHours(1), Converters.duration("PT1H"));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Converters.duration("soon"));
+    assertEquals("invalid duration 'soon': use 90s, 15m, 12h, 7d or PT1H", e.getMessage());
+  }
+
+  @Test
+  void times() {
+    Instant now = Instant.parse("2026-11-30T12:00:00Z");
+    assertEquals(Instant.parse("2026-11-30T10:15:30Z"), Converters.time("2026-11-30T10:15:30Z", now));
+    assertEquals(Instant.parse("2026-11-30T10:00:00Z"), Converters.time("2h", now));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Converters.time("yesterday", now));
+    assertEquals("invalid time 'yesterday': use 2026-11-30T10:15:30Z, 2026-11-30T10:15 (local time), "
+        + "2026-11-30, or a duration ago such as 2h", e.getMessage());
+  }
+}

@@ -1,0 +1,52 @@
+package io.snapds.cdap;
+
+import io.snapds.dataset.mapreduce.SnapshotInputFormat;
+import io.snapds.dataset.mapreduce.SnapshotInputFormatImpl;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.JobContext;
+
+/**
+ * The project's {@link SnapshotInputFormat} as a pipeline source's input. Computing the splits
+ * pins the snapshot, and the pin is held (and renewed) by the process that computed them until it
+ * is released: a plain job's client releases it from the job's configuration, which a pipeline
+ * stage never sees. So this format also files the pin under the run token the source put into
+ * its configuration, and the source's {@code onRunFinish} releases it by that token (the engine
+ * computes splits in the driver process, where onRunFinish runs too).
+ */
+public class PipelineSnapshotInputFormat extends SnapshotInputFormat {
+  /** Set by the source in prepareRun: names this run's pin. */
+  static final String RUN_TOKEN = "snapds.cdap.source.run.token";
+  private static final Map<String, String> PINS = new ConcurrentHashMap<>();
+
+  @Override
+  public List<InputSplit> getSplits(JobContext context) throws IOException {
+    List<InputSplit> splits = super.getSplits(context);
+    Configuration conf = context.getConfiguration();
+    String token = conf.getTrimmed(RUN_TOKEN);
+    String pin = conf.getTrimmed(SnapshotInputFormatImpl.PIN_ID);
+    if (token != null && pin != null) {
+      String earlier = PINS.put(token, pin);
+      if (earlier != null && !earlier.equals(pin)) {
+        release(earlier); // splits computed again for the same run: keep only the newest pin
+      }
+    }
+    return splits;
+  }
+
+  /** Releases the pin filed under {@code token}; false when there is none in this process. */
+  static boolean releasePin(String token) {
+    String pin = PINS.remove(token);
+    return pin != null && release(pin);
+  }
+
+  private static boolean release(String pinId) {
+    Configuration conf = new Configuration(false);
+    conf.set(SnapshotInputFormatImpl.PIN_ID, pinId);
+    return SnapshotInputFormatImpl.releasePin(conf);
+  }
+}

@@ -1,0 +1,25 @@
+package io.snapds.cdap;
+
+/** Keys this plugin puts into job configurations and runtime arguments. */
+final class PluginConfKeys {
+  /** The name of the in-process transaction client ({@link InProcessTransactionClientFactory}). */
+  static final String IN_PROCESS_TX_NAME = "snapds.cdap.transaction.in-process.name";
+
+  private PluginConfKeys() {
+  }
+
+  /** Runtime argument carrying a stage's begun snapshot from prepareRun to the tasks and onRunFinish. */
+  static String handleArgument(String stageName) {
+    return "snapds.sink." + stageName + ".snapshot.handle";
+  }
+
+  /** Runtime argument naming a source stage's run, under which its input files its reader pin. */
+  static String sourceRunTokenArgument(String stageName) {
+    return "snapds.source." + stageName + ".run.token";
+  }
+
+  /** Runtime argument set when a stage's run id was published before: nothing is written. */
+  static String publishedArgument(String stageName) {
+    return "snapds.sink." + stageName + ".published.snapshot";
+  }
+}

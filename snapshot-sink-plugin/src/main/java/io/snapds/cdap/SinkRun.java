@@ -1,0 +1,174 @@
+package io.snapds.cdap;
+
+import io.cdap.cdap.api.data.batch.OutputFormatProvider;
+import io.cdap.cdap.etl.api.FailureCollector;
+import io.cdap.cdap.etl.api.batch.BatchSinkContext;
+import io.snapds.dataset.DatasetAlreadyExistsException;
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.NewSnapshot;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotDatasets;
+import io.snapds.dataset.SnapshotHandle;
+import io.snapds.dataset.SnapshotInfo;
+import io.snapds.dataset.SnapshotNotAvailableException;
+import io.snapds.dataset.SnapshotWriter;
+import io.snapds.dataset.mapreduce.JobDatasets;
+import io.snapds.dataset.mapreduce.SnapshotRowCounter;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sink's side of one pipeline run in the driver: begins the run's snapshot (creating the
+ * dataset if missing) in {@code prepareRun}, and publishes or aborts it in {@code onRunFinish}.
+ * The begun snapshot travels to the tasks and to {@code onRunFinish} as its handle in the run's
+ * arguments ({@link PluginConfKeys#handleArgument}).
+ */
+final class SinkRun implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(SinkRun.class);
+
+  private final JobDatasets connection;
+  private final SnapshotDataset dataset;
+  private final SnapshotWriter writer;
+  private final String runId;
+
+  private SinkRun(JobDatasets connection, SnapshotDataset dataset, SnapshotWriter writer, String runId) {
+    this.connection = connection;
+    this.dataset = dataset;
+    this.writer = writer;
+    this.runId = runId;
+  }
+
+  /**
+   * Opens (or creates) the dataset, checks it has the configured column family, and begins the
+   * run's snapshot under the writer lock. Records the handle (or, when the run id or source key
+   * was published before, that snapshot's id) in the run's arguments.
+   *
+   * @throws io.cdap.cdap.etl.api.validation.ValidationException when the dataset lacks the family
+   * @throws io.snapds.dataset.lock.LockUnavailableException when the writer lock could not be had
+   */
+  static SinkRun begin(SnapshotSinkConfig config, BatchSinkContext context) {
+    JobDatasets connection = config.connectionSettings().open();
+    try {
+      SnapshotDataset dataset = openOrCreate(connection.datasets(), config);
+      FailureCollector collector = context.getFailureCollector();
+      if (!dataset.properties().families().contains(config.columnFamily())) {
+        collector.addFailure("Dataset " + dataset.id() + " has no column family '" + config.columnFamily()
+            + "'; it has " + dataset.properties().families() + ".", "Use one of the dataset's families.")
+            .withConfigProperty(SnapshotDatasetConfig.COLUMN_FAMILY);
+        collector.getOrThrowException();
+      }
+      String runId = config.runId(context.getNamespace(), context.getPipelineName(), context.getLogicalStartTime());
+      NewSnapshot snapshot = dataset.newSnapshot().runId(runId)
+          .owner("cdap:" + context.getNamespace() + ":" + context.getPipelineName() + ":" + context.getStageName());
+      config.sourceKey().ifPresent(snapshot::sourceKey);
+      SnapshotWriter writer = snapshot.begin();
+      try {
+        String stage = context.getStageName();
+        Optional<SnapshotInfo> published = writer.alreadyPublished();
+        if (published.isPresent()) {
+          LOG.info("Run '{}' of stage {} was published before as snapshot {} of {}: this run writes nothing",
+              runId, stage, published.get().id(), dataset.id());
+          context.getArguments().set(PluginConfKeys.publishedArgument(stage), published.get().id().toString());
+        } else {
+          SnapshotHandle handle = writer.handle().orElseThrow();
+          LOG.info("Stage {} writes run '{}' as snapshot {} of {}", stage, runId, handle.snapshotId(), dataset.id());
+          context.getArguments().set(PluginConfKeys.handleArgument(stage), handle.encode());
+        }
+        return new SinkRun(connection, dataset, writer, runId);
+      } catch (RuntimeException e) {
+        writer.close(); // aborts the snapshot just begun and releases the lock
+        throw e;
+      }
+    } catch (RuntimeException e) {
+      ConnectionSettings.close(connection);
+      throw e;
+    }
+  }
+
+  /**
+   * Resumes the run's snapshot from the handle in the run's arguments, for an {@code onRunFinish}
+   * called on another instance than {@code prepareRun}. Empty when prepareRun recorded nothing,
+   * or the snapshot is no longer being built.
+   */
+  static Optional<SinkRun> resume(SnapshotSinkConfig config, BatchSinkContext context) {
+    String handle = context.getArguments().get(PluginConfKeys.handleArgument(context.getStageName()));
+    if (handle == null) {
+      return Optional.empty();
+    }
+    SnapshotHandle decoded = SnapshotHandle.decode(handle);
+    JobDatasets connection = config.connectionSettings().open();
+    try {
+      SnapshotDataset dataset = connection.datasets().open(config.datasetId());
+      SnapshotWriter writer = dataset.resume(decoded);
+      return Optional.of(new SinkRun(connection, dataset, writer, "resumed " + decoded.snapshotId()));
+    } catch (SnapshotNotAvailableException e) {
+      // prepareRun failed after beginning and aborted it, or it was finished already
+      LOG.info("Snapshot {} is no longer being built ({}): nothing to finish", decoded.snapshotId(), e.getMessage());
+      ConnectionSettings.close(connection);
+      return Optional.empty();
+    } catch (RuntimeException e) {
+      ConnectionSettings.close(connection);
+      throw e;
+    }
+  }
+
+  private static SnapshotDataset openOrCreate(SnapshotDatasets datasets, SnapshotSinkConfig config) {
+    DatasetId id = config.datasetId();
+    if (datasets.exists(id)) {
+      return datasets.open(id);
+    }
+    try {
+      LOG.info("Creating snapshot dataset {} with {}", id, config.datasetProperties());
+      return datasets.create(id, config.datasetProperties());
+    } catch (DatasetAlreadyExistsException e) {
+      return datasets.open(id); // created concurrently by another run
+    }
+  }
+
+  SnapshotDataset dataset() {
+    return dataset;
+  }
+
+  /**
+   * The stage's output: the snapshot output format writing into the run's snapshot, or
+   * discarding rows when the run was published before.
+   */
+  OutputFormatProvider output(ConnectionSettings settings) {
+    Optional<SnapshotInfo> published = writer.alreadyPublished();
+    return published.isPresent() ? SnapshotOutputs.discarding(settings, dataset.id(), published.get().id())
+        : SnapshotOutputs.writing(settings, dataset.id(), writer.handle().orElseThrow());
+  }
+
+  /**
+   * Publishes the snapshot when the run succeeded, aborts it otherwise (the current snapshot
+   * stays as it was; the run's rows are deleted). Returns the snapshot published, the one
+   * published before for this run id, or empty after an abort.
+   */
+  Optional<SnapshotInfo> finish(boolean succeeded) {
+    if (writer.alreadyPublished().isPresent()) {
+      return writer.alreadyPublished();
+    }
+    if (succeeded) {
+      // the tasks wrote through their own row writers: count what is in HBase for the summary
+      SnapshotRowCounter.Counts counts = SnapshotRowCounter.count(connection.connection(), dataset.id(),
+          writer.snapshotId());
+      SnapshotInfo info = writer.addCounts(counts.rows(), counts.bytes()).commit();
+      LOG.info("Published snapshot {} of {} for run '{}'", info.id(), dataset.id(), runId);
+      return Optional.of(info);
+    }
+    writer.abort();
+    LOG.info("Run '{}' failed: aborted snapshot {} of {}; the current snapshot is unchanged",
+        runId, writer.snapshotId(), dataset.id());
+    return Optional.empty();
+  }
+
+  @Override
+  public void close() {
+    try {
+      writer.close();
+    } finally {
+      ConnectionSettings.close(connection);
+    }
+  }
+}

@@ -1,0 +1,36 @@
+package io.snapds.cdap;
+
+import io.cdap.cdap.api.data.batch.InputFormatProvider;
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.mapreduce.SnapshotInputFormat;
+import io.snapds.dataset.mapreduce.SnapshotInputFormatImpl;
+import io.snapds.dataset.mapreduce.SnapshotSelector;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+
+/** The source's input: the project's {@link SnapshotInputFormat} on one snapshot id, one family. */
+final class SnapshotInputs {
+  private SnapshotInputs() {
+  }
+
+  /**
+   * Reads {@code snapshot} (resolved by the source in prepareRun, so that the job reads exactly
+   * that one) of {@code dataset}, only the column family {@code family}.
+   */
+  static InputFormatProvider provider(ConnectionSettings settings, DatasetId dataset, SnapshotId snapshot,
+      String family, String runToken) {
+    Configuration conf = new Configuration(false);
+    settings.asConfiguration().forEach(conf::set);
+    SnapshotInputFormatImpl.setInput(conf, dataset, SnapshotSelector.snapshot(snapshot));
+    SnapshotInputFormatImpl.setColumns(conf, family);
+    conf.set(PipelineSnapshotInputFormat.RUN_TOKEN, runToken);
+    return new FormatProvider(PipelineSnapshotInputFormat.class.getName(), toMap(conf));
+  }
+
+  static Map<String, String> toMap(Configuration conf) {
+    Map<String, String> out = new java.util.LinkedHashMap<>();
+    conf.forEach(e -> out.put(e.getKey(), e.getValue()));
+    return out;
+  }
+}

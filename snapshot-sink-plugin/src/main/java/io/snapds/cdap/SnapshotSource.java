@@ -1,0 +1,116 @@
+package io.snapds.cdap;
+
+import io.cdap.cdap.api.annotation.Description;
+import io.cdap.cdap.api.annotation.Name;
+import io.cdap.cdap.api.annotation.Plugin;
+import io.cdap.cdap.api.data.batch.Input;
+import io.cdap.cdap.api.data.format.StructuredRecord;
+import io.cdap.cdap.api.dataset.lib.KeyValue;
+import io.cdap.cdap.etl.api.Emitter;
+import io.cdap.cdap.etl.api.FailureCollector;
+import io.cdap.cdap.etl.api.PipelineConfigurer;
+import io.cdap.cdap.etl.api.StageConfigurer;
+import io.cdap.cdap.etl.api.batch.BatchRuntimeContext;
+import io.cdap.cdap.etl.api.batch.BatchSource;
+import io.cdap.cdap.etl.api.batch.BatchSourceContext;
+import io.snapds.cdap.codec.RecordCodec;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotReader;
+import io.snapds.dataset.mapreduce.JobDatasets;
+import io.snapds.dataset.mapreduce.SnapshotRowWritable;
+import java.util.Optional;
+import java.util.UUID;
+import javax.annotation.Nullable;
+import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A CDAP batch source that reads one snapshot of a snapshot dataset: the current one, a given
+ * snapshot id, or the one current at a given time. The snapshot is resolved once, in
+ * {@link #prepareRun}, so every task of the run reads the same snapshot whatever is published
+ * meanwhile. Each row becomes a record of the configured schema (columns of the family, by
+ * field name; see {@link RecordCodec}).
+ */
+@Plugin(type = BatchSource.PLUGIN_TYPE)
+@Name(SnapshotSource.NAME)
+@Description("Reads one snapshot (the current one, a snapshot id, or the one current at a time) of a versioned "
+    + "snapshot dataset in HBase.")
+public class SnapshotSource extends BatchSource<ImmutableBytesWritable, SnapshotRowWritable, StructuredRecord> {
+  public static final String NAME = "SnapshotDataset";
+  private static final Logger LOG = LoggerFactory.getLogger(SnapshotSource.class);
+
+  private final SnapshotSourceConfig config;
+  @Nullable
+  private RecordCodec codec;
+  @Nullable
+  private SnapshotId readSnapshot;
+
+  public SnapshotSource(SnapshotSourceConfig config) {
+    this.config = config;
+  }
+
+  @Override
+  public void configurePipeline(PipelineConfigurer pipelineConfigurer) {
+    StageConfigurer stage = pipelineConfigurer.getStageConfigurer();
+    FailureCollector collector = stage.getFailureCollector();
+    config.validate(collector);
+    collector.getOrThrowException();
+    // a schema given by a macro is known only at runtime
+    stage.setOutputSchema(config.containsMacro(SnapshotSourceConfig.SCHEMA) ? null : config.schema());
+  }
+
+  @Override
+  public void prepareRun(BatchSourceContext context) {
+    FailureCollector collector = context.getFailureCollector();
+    config.validate(collector);
+    collector.getOrThrowException();
+    JobDatasets connection = config.connectionSettings().open();
+    try {
+      SnapshotDataset dataset = connection.open(config.datasetId());
+      readSnapshot = resolve(dataset).snapshotId();
+      LOG.info("Stage {} reads snapshot {} of {}", context.getStageName(), readSnapshot, dataset.id());
+    } finally {
+      ConnectionSettings.close(connection);
+    }
+    String token = UUID.randomUUID().toString();
+    context.getArguments().set(PluginConfKeys.sourceRunTokenArgument(context.getStageName()), token);
+    context.setInput(Input.of(config.referenceName(), SnapshotInputs.provider(config.connectionSettings(),
+        config.datasetId(), readSnapshot, config.columnFamily(), token)));
+  }
+
+  /** Releases the reader pin the run's input took on the snapshot (else it lasts its time-to-live). */
+  @Override
+  public void onRunFinish(boolean succeeded, BatchSourceContext context) {
+    String token = context.getArguments().get(PluginConfKeys.sourceRunTokenArgument(context.getStageName()));
+    if (token != null && PipelineSnapshotInputFormat.releasePin(token)) {
+      LOG.info("Stage {} released its pin on snapshot {}", context.getStageName(), readSnapshot);
+    }
+  }
+
+  /** @throws io.snapds.dataset.SnapshotNotAvailableException if that snapshot cannot be read */
+  private SnapshotReader resolve(SnapshotDataset dataset) {
+    Optional<SnapshotId> id = config.snapshotId();
+    if (id.isPresent()) {
+      return dataset.readSnapshot(id.get());
+    }
+    return config.asOf().map(dataset::readAsOf).orElseGet(dataset::readCurrent);
+  }
+
+  /** The snapshot {@link #prepareRun} chose. */
+  public Optional<SnapshotId> readSnapshot() {
+    return Optional.ofNullable(readSnapshot);
+  }
+
+  @Override
+  public void initialize(BatchRuntimeContext context) throws Exception {
+    super.initialize(context);
+    codec = RecordCodec.forReading(config.schema(), config.columnFamily());
+  }
+
+  @Override
+  public void transform(KeyValue<ImmutableBytesWritable, SnapshotRowWritable> input, Emitter<StructuredRecord> emitter) {
+    emitter.emit(codec.fromRow(input.getValue().get()));
+  }
+}

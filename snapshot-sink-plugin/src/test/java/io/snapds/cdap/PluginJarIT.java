@@ -1,0 +1,167 @@
+package io.snapds.cdap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.cdap.cdap.api.annotation.Name;
+import io.cdap.cdap.api.annotation.Plugin;
+import io.cdap.cdap.etl.api.batch.BatchSink;
+import io.cdap.cdap.etl.api.batch.BatchSource;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Opens the plugin jar and the plugin JSON that {@code mvn package} built (run by failsafe in the
+ * integration-test phase) and checks what CDAP reads from them: the plugin classes and their
+ * annotations, the exported packages, the embedded libraries, the parents, and widgets whose
+ * properties are exactly the config fields.
+ */
+class PluginJarIT {
+  private static JarFile jar;
+  private static JsonObject pluginJson;
+
+  @BeforeAll
+  static void open() throws IOException {
+    String jarPath = System.getProperty("plugin.jar");
+    String jsonPath = System.getProperty("plugin.json");
+    assertNotNull(jarPath, "system property plugin.jar (set by the failsafe configuration)");
+    assertTrue(new File(jarPath).isFile(), "the plugin jar " + jarPath + " was built");
+    jar = new JarFile(jarPath);
+    pluginJson = JsonParser.parseString(Files.readString(Path.of(jsonPath))).getAsJsonObject();
+  }
+
+  @Test
+  void manifestExportsThePluginPackages() throws IOException {
+    String exported = jar.getManifest().getMainAttributes().getValue("Export-Package");
+    assertNotNull(exported, "Export-Package in the manifest");
+    Set<String> packages = Arrays.stream(exported.split(",")).map(p -> p.split(";")[0].trim())
+        .collect(Collectors.toSet());
+    assertEquals(Set.of(System.getProperty("plugin.export.packages").split(",")), packages);
+    for (String plugin : List.of(SnapshotSink.class.getName(), SnapshotSource.class.getName(),
+        PipelineSnapshotOutputFormat.class.getName(), PipelineSnapshotInputFormat.class.getName())) {
+      assertTrue(packages.contains(plugin.substring(0, plugin.lastIndexOf('.'))), plugin + "'s package is exported");
+    }
+  }
+
+  @Test
+  void jarHoldsThePluginClassesWithTheirAnnotations() throws Exception {
+    assertNotNull(jar.getEntry("io/snapds/cdap/SnapshotSink.class"));
+    assertNotNull(jar.getEntry("io/snapds/cdap/SnapshotSource.class"));
+    assertNotNull(jar.getEntry("io/snapds/cdap/PipelineSnapshotOutputFormat.class"));
+    // load them from the jar alone (CDAP's API from the test's class loader, as CDAP's would be)
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {new File(jar.getName()).toURI().toURL()},
+        BatchSink.class.getClassLoader()) {
+          @Override
+          protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (name.startsWith("io.snapds.")) {
+              synchronized (getClassLoadingLock(name)) {
+                Class<?> c = findLoadedClass(name);
+                return c != null ? c : findClass(name);
+              }
+            }
+            return super.loadClass(name, resolve);
+          }
+        }) {
+      Class<?> sink = loader.loadClass(SnapshotSink.class.getName());
+      assertTrue(sink.getClassLoader() == loader, "the sink class comes from the jar");
+      assertTrue(BatchSink.class.isAssignableFrom(sink));
+      assertEquals(BatchSink.PLUGIN_TYPE, sink.getAnnotation(Plugin.class).type());
+      assertEquals("SnapshotDataset", sink.getAnnotation(Name.class).value());
+      Class<?> source = loader.loadClass(SnapshotSource.class.getName());
+      assertTrue(BatchSource.class.isAssignableFrom(source));
+      assertEquals(BatchSource.PLUGIN_TYPE, source.getAnnotation(Plugin.class).type());
+      assertEquals("SnapshotDataset", source.getAnnotation(Name.class).value());
+    }
+  }
+
+  @Test
+  void libraryJarsAreEmbeddedExceptWhatTheRuntimeProvides() {
+    List<String> libs = new ArrayList<>();
+    for (JarEntry e : Collections.list(jar.entries())) {
+      if (e.getName().startsWith("lib/") && e.getName().endsWith(".jar")) {
+        libs.add(e.getName().substring("lib/".length()));
+      }
+    }
+    for (String needed : List.of("snapshot-dataset-", "hbase-client-", "tephra-core-shaded-", "guava-33", "gson-", "failsafe-")) {
+      assertTrue(libs.stream().anyMatch(l -> l.startsWith(needed)), "lib/ has " + needed + "*: " + libs);
+    }
+    for (String provided : List.of("cdap-", "hadoop-", "slf4j-", "log4j-", "reload4j-", "logback-",
+        "hbase-server-", "hbase-mapreduce-", "junit-")) {
+      assertFalse(libs.stream().anyMatch(l -> l.startsWith(provided)), "lib/ must not have " + provided + "*: " + libs);
+    }
+  }
+
+  @Test
+  void pluginJsonNamesTheParentsAndCarriesWidgetsAndDocs() {
+    List<String> parents = new ArrayList<>();
+    pluginJson.getAsJsonArray("parents").forEach(p -> parents.add(p.getAsString()));
+    assertEquals(List.of("system:cdap-data-pipeline[6.0.0,7.0.0)", "system:cdap-data-streams[6.0.0,7.0.0)"), parents);
+    JsonObject properties = pluginJson.getAsJsonObject("properties");
+    assertEquals(Set.of("widgets.SnapshotDataset-batchsink", "widgets.SnapshotDataset-batchsource",
+        "doc.SnapshotDataset-batchsink", "doc.SnapshotDataset-batchsource"), properties.keySet());
+    assertTrue(properties.get("doc.SnapshotDataset-batchsink").getAsString().startsWith("# Snapshot Dataset Batch Sink"));
+  }
+
+  @Test
+  void sinkWidgetPropertiesAreExactlyTheSinkConfigFields() {
+    assertEquals(PluginConfigs.propertyFields(SnapshotSinkConfig.class).keySet(),
+        widgetProperties("widgets.SnapshotDataset-batchsink"));
+  }
+
+  @Test
+  void sourceWidgetPropertiesAreExactlyTheSourceConfigFields() {
+    assertEquals(PluginConfigs.propertyFields(SnapshotSourceConfig.class).keySet(),
+        widgetProperties("widgets.SnapshotDataset-batchsource"));
+  }
+
+  /** Property names of a widget JSON (a string inside the plugin JSON): its groups and outputs. */
+  private static Set<String> widgetProperties(String key) {
+    JsonObject widget = JsonParser.parseString(pluginJson.getAsJsonObject("properties").get(key).getAsString())
+        .getAsJsonObject();
+    Set<String> names = new TreeSet<>();
+    for (JsonElement group : widget.getAsJsonArray("configuration-groups")) {
+      for (JsonElement p : group.getAsJsonObject().getAsJsonArray("properties")) {
+        assertTrue(names.add(p.getAsJsonObject().get("name").getAsString()), "property listed once: " + p);
+      }
+    }
+    JsonArray outputs = widget.getAsJsonArray("outputs");
+    if (outputs != null) {
+      outputs.forEach(o -> names.add(o.getAsJsonObject().get("name").getAsString()));
+    }
+    return names;
+  }
+
+  @Test
+  void widgetFilesInTheSourceTreeAreTheOnesPackaged() throws IOException {
+    for (String name : List.of("SnapshotDataset-batchsink", "SnapshotDataset-batchsource")) {
+      JsonElement file = JsonParser.parseReader(new InputStreamReader(
+          Files.newInputStream(Path.of("widgets", name + ".json")), StandardCharsets.UTF_8));
+      JsonElement packaged = JsonParser.parseString(pluginJson.getAsJsonObject("properties")
+          .get("widgets." + name).getAsString());
+      assertEquals(file, packaged);
+    }
+  }
+}

@@ -1,0 +1,348 @@
+package io.snapds.cdap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.cdap.cdap.api.data.format.StructuredRecord;
+import io.cdap.cdap.etl.mock.common.MockPipelineConfigurer;
+import io.snapds.cdap.codec.RecordCodec;
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.RowScan;
+import io.snapds.dataset.RowScanner;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotInfo;
+import io.snapds.dataset.SnapshotRow;
+import io.snapds.dataset.SnapshotState;
+import io.snapds.dataset.store.RowKeys;
+import io.snapds.dataset.testing.MiniCluster;
+import io.snapds.dataset.testing.MiniClusterExtension;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The sink and the source driven through the lifecycle the pipeline engine uses, on the shared
+ * HBase mini cluster and its real Tephra transaction manager: configurePipeline, prepareRun with
+ * a fake stage context, a local MapReduce job whose tasks call initialize and transform and write
+ * through the output the sink added, then onRunFinish.
+ */
+@ExtendWith(MiniClusterExtension.class)
+class SnapshotSinkPipelineTest {
+  private static final String TX = "sink-pipeline-test";
+
+  @TempDir
+  Path work;
+
+  @BeforeAll
+  static void registerTransactionClient() {
+    InProcessTransactionClients.register(TX, MiniCluster.get().txClient());
+  }
+
+  @AfterAll
+  static void unregister() {
+    InProcessTransactionClients.unregister(TX);
+  }
+
+  private static Map<String, String> sinkProperties(DatasetId id) {
+    MiniCluster cluster = MiniCluster.get();
+    Map<String, String> p = new HashMap<>();
+    p.put("dataset", id.name());
+    p.put("namespace", id.namespace());
+    p.put("rowKeyFields", "region,id");
+    p.put("retainLast", "10");
+    p.put("zookeeperQuorum", cluster.configuration().get(HConstants.ZOOKEEPER_QUORUM) + ":"
+        + cluster.configuration().get(HConstants.ZOOKEEPER_CLIENT_PORT));
+    p.put("zookeeperParent", cluster.configuration().get(HConstants.ZOOKEEPER_ZNODE_PARENT));
+    p.put("transactionService", "in-process:" + TX);
+    return p;
+  }
+
+  /** The outcome of one pipeline run of the sink. */
+  private record Run(boolean jobSucceeded, FakeContext driver, Set<SnapshotId> initialized) {}
+
+  /** configurePipeline, prepareRun, the job, onRunFinish(job succeeded and {@code pipelineSucceeds}). */
+  private Run runSink(Map<String, String> properties, long logicalStartTime, List<Integer> records,
+      Integer failAt, boolean pipelineSucceeds) throws Exception {
+    return runSink(properties, logicalStartTime, records, failAt, pipelineSucceeds, false);
+  }
+
+  /** The same; {@code finishOnNewInstance}: onRunFinish runs on another sink instance than prepareRun. */
+  private Run runSink(Map<String, String> properties, long logicalStartTime, List<Integer> records,
+      Integer failAt, boolean pipelineSucceeds, boolean finishOnNewInstance) throws Exception {
+    SnapshotSink sink = new SnapshotSink(PluginConfigs.create(SnapshotSinkConfig.class, properties));
+    sink.configurePipeline(new MockPipelineConfigurer(AllTypes.SCHEMA));
+    FakeContext driver = FakeContext.builder().stage("snapshots").pipeline("daily")
+        .logicalStartTime(logicalStartTime).inputSchema(AllTypes.SCHEMA).build();
+    sink.prepareRun(driver.sinkContext());
+    assertEquals(1, driver.outputs().size(), "prepareRun adds one output");
+    boolean ok = PipelineJobs.runSinkJob(MiniCluster.get().configuration(), work.resolve("in-" + System.nanoTime()),
+        properties, driver, records, failAt);
+    SnapshotSink finishing = finishOnNewInstance
+        ? new SnapshotSink(PluginConfigs.create(SnapshotSinkConfig.class, properties)) : sink;
+    finishing.onRunFinish(ok && pipelineSucceeds, driver.sinkContext());
+    return new Run(ok, driver, Set.copyOf(PipelineJobs.INITIALIZED));
+  }
+
+  private static List<Object> expected(List<Integer> indexes) {
+    return indexes.stream().map(i -> AllTypes.normalize(AllTypes.record(i))).collect(Collectors.toList());
+  }
+
+  /** The rows of a snapshot, decoded, in key order. */
+  private static List<Object> read(SnapshotDataset dataset, SnapshotId snapshot) {
+    RecordCodec codec = RecordCodec.forReading(AllTypes.SCHEMA, "d");
+    List<Object> out = new ArrayList<>();
+    try (RowScanner rows = dataset.readSnapshot(snapshot).scan(RowScan.all())) {
+      for (SnapshotRow row : rows) {
+        out.add(AllTypes.normalize(codec.fromRow(row)));
+      }
+    }
+    return out;
+  }
+
+  /** Records in the order their row keys sort (what a scan returns). */
+  private static List<Object> inKeyOrder(List<Integer> indexes) {
+    RecordCodec codec = RecordCodec.forWriting(AllTypes.SCHEMA, "d", List.of("region", "id"));
+    return indexes.stream().map(AllTypes::record)
+        .sorted((a, b) -> org.apache.hadoop.hbase.util.Bytes.BYTES_COMPARATOR.compare(
+            codec.toRow(a).key(), codec.toRow(b).key()))
+        .map(AllTypes::normalize).collect(Collectors.toList());
+  }
+
+  private static long rawRows(DatasetId id, SnapshotId snapshot) throws Exception {
+    try (Table table = MiniCluster.get().connection().getTable(id.dataTable());
+         ResultScanner scanner = table.getScanner(new Scan().withStartRow(RowKeys.start(snapshot))
+             .withStopRow(RowKeys.stop(snapshot)))) {
+      long n = 0;
+      for (Result ignored : scanner) {
+        n++;
+      }
+      return n;
+    }
+  }
+
+  @Test
+  void eachRunPublishesOneSnapshotNamedByTheTransactionIdInitializeRecorded() throws Exception {
+    DatasetId id = MiniCluster.uniqueDataset("sink_e2e");
+    Map<String, String> props = sinkProperties(id);
+    props.put("runId", "run-1");
+    List<Integer> first = IntStream.range(0, 30).boxed().collect(Collectors.toList());
+
+    // run 1: succeeds; the dataset is created on the way
+    Run run1 = runSink(props, 1_000L, first, null, true);
+    assertTrue(run1.jobSucceeded());
+    assertEquals(1, run1.initialized().size(), "every task writes into the same snapshot");
+    SnapshotId written = run1.initialized().iterator().next();
+    SnapshotDataset dataset = MiniCluster.get().datasets().open(id);
+    SnapshotInfo current = dataset.currentSnapshot().orElseThrow();
+    assertEquals(written, current.id(), "the published snapshot is the transaction id initialize recorded");
+    assertEquals(Optional.of("run-1"), current.runId());
+    assertEquals(SnapshotState.COMMITTED, current.state());
+    assertEquals(30, current.rowCount());
+    assertEquals(inKeyOrder(first), read(dataset, current.id()));
+
+    // run 2: its job succeeds but the pipeline fails afterwards: nothing is published, rows go
+    props.put("runId", "run-2");
+    List<Integer> second = IntStream.range(100, 110).boxed().collect(Collectors.toList());
+    Run run2 = runSink(props, 2_000L, second, null, false);
+    assertTrue(run2.jobSucceeded());
+    SnapshotId aborted = run2.initialized().iterator().next();
+    assertEquals(current.id(), dataset.currentSnapshot().orElseThrow().id(), "current unchanged");
+    assertEquals(SnapshotState.ABORTED, dataset.snapshot(aborted).state());
+    assertEquals(0, rawRows(id, aborted), "the failed run's rows are deleted");
+
+    // run 3: a task fails, so the job fails: nothing is published, rows go
+    props.put("runId", "run-3");
+    Run run3 = runSink(props, 3_000L, second, 105, true);
+    assertFalse(run3.jobSucceeded());
+    SnapshotId failed = run3.initialized().iterator().next();
+    assertEquals(current.id(), dataset.currentSnapshot().orElseThrow().id(), "current unchanged");
+    assertEquals(SnapshotState.ABORTED, dataset.snapshot(failed).state());
+    assertEquals(0, rawRows(id, failed));
+
+    // run 4: a retry of run 1 (same run id) writes nothing and publishes no second snapshot
+    props.put("runId", "run-1");
+    List<SnapshotInfo> before = dataset.snapshots();
+    Run retry = runSink(props, 4_000L, second, null, true);
+    assertTrue(retry.jobSucceeded());
+    assertEquals(Set.of(current.id()), retry.initialized(), "tasks learn the snapshot published before");
+    assertEquals(before, dataset.snapshots(), "no snapshot was begun or published");
+    assertEquals(current.id(), dataset.currentSnapshot().orElseThrow().id());
+    assertEquals(inKeyOrder(first), read(dataset, current.id()));
+  }
+
+  @Test
+  void onRunFinishOnAnotherInstanceResumesTheRunFromItsArguments() throws Exception {
+    DatasetId id = MiniCluster.uniqueDataset("sink_resume");
+    Map<String, String> props = sinkProperties(id);
+    props.put("runId", "published-elsewhere");
+    Run run = runSink(props, 1L, List.of(7, 8, 9), null, true, true);
+    SnapshotDataset dataset = MiniCluster.get().datasets().open(id);
+    SnapshotInfo current = dataset.currentSnapshot().orElseThrow();
+    assertEquals(run.initialized(), Set.of(current.id()));
+    assertEquals(3, current.rowCount());
+    assertEquals(inKeyOrder(List.of(7, 8, 9)), read(dataset, current.id()));
+
+    props.put("runId", "aborted-elsewhere");
+    Run failed = runSink(props, 2L, List.of(1, 2), null, false, true);
+    SnapshotId abortedId = failed.initialized().iterator().next();
+    assertEquals(SnapshotState.ABORTED, dataset.snapshot(abortedId).state());
+    assertEquals(current.id(), dataset.currentSnapshot().orElseThrow().id());
+  }
+
+  @Test
+  void prepareRunReportsAnExistingDatasetWithoutTheColumnFamilyOnThatProperty() {
+    DatasetId id = MiniCluster.uniqueDataset("sink_family");
+    MiniCluster.get().datasets().create(id, io.snapds.dataset.DatasetProperties.builder().families("x").build());
+    SnapshotSink sink = new SnapshotSink(PluginConfigs.create(SnapshotSinkConfig.class, sinkProperties(id)));
+    FakeContext driver = FakeContext.builder().inputSchema(AllTypes.SCHEMA).build();
+    io.cdap.cdap.etl.api.validation.ValidationException e = org.junit.jupiter.api.Assertions.assertThrows(
+        io.cdap.cdap.etl.api.validation.ValidationException.class, () -> sink.prepareRun(driver.sinkContext()));
+    assertEquals("Dataset " + id + " has no column family 'd'; it has [x].", e.getFailures().get(0).getMessage());
+    assertEquals("columnFamily", e.getFailures().get(0).getCauses().get(0)
+        .getAttribute(io.cdap.cdap.etl.api.validation.CauseAttributes.STAGE_CONFIG));
+    assertTrue(driver.outputs().isEmpty());
+    assertEquals(List.of(), MiniCluster.get().datasets().open(id).snapshots(), "nothing was begun");
+  }
+
+  @Test
+  void aRunThatCannotGetTheWriterLockInTimeFailsInPrepareRunAndBeginsNothing() throws Exception {
+    DatasetId id = MiniCluster.uniqueDataset("sink_lock");
+    Map<String, String> props = sinkProperties(id);
+    props.put("lockAcquireTimeoutSeconds", "0");
+    props.put("runId", "first");
+    SnapshotSink holder = new SnapshotSink(PluginConfigs.create(SnapshotSinkConfig.class, props));
+    FakeContext first = FakeContext.builder().inputSchema(AllTypes.SCHEMA).build();
+    holder.prepareRun(first.sinkContext()); // holds the writer lock until its onRunFinish
+
+    props.put("runId", "second");
+    SnapshotSink waiting = new SnapshotSink(PluginConfigs.create(SnapshotSinkConfig.class, props));
+    FakeContext second = FakeContext.builder().inputSchema(AllTypes.SCHEMA).build();
+    org.junit.jupiter.api.Assertions.assertThrows(io.snapds.dataset.lock.LockUnavailableException.class,
+        () -> waiting.prepareRun(second.sinkContext()));
+    assertTrue(second.outputs().isEmpty());
+    assertEquals(1, MiniCluster.get().datasets().open(id).snapshots().size(), "only the holder's snapshot was begun");
+
+    holder.onRunFinish(false, first.sinkContext());
+    waiting.prepareRun(second.sinkContext()); // free now
+    waiting.onRunFinish(true, second.sinkContext());
+    assertEquals(Optional.of("second"), MiniCluster.get().datasets().open(id).currentSnapshot().orElseThrow().runId());
+  }
+
+  @Test
+  void runsWithTheSameSourceKeyShareOneBuild() throws Exception {
+    DatasetId id = MiniCluster.uniqueDataset("sink_source_key");
+    Map<String, String> props = sinkProperties(id);
+    props.put("sourceKey", "prices-2026-11-30");
+    props.put("runId", "pipeline-a");
+    Run built = runSink(props, 1L, List.of(1, 2, 3), null, true);
+    SnapshotDataset dataset = MiniCluster.get().datasets().open(id);
+    SnapshotInfo shared = dataset.snapshotForSource("prices-2026-11-30").orElseThrow();
+    assertEquals(built.initialized(), Set.of(shared.id()));
+
+    props.put("runId", "pipeline-b");
+    Run reused = runSink(props, 2L, List.of(4, 5), null, true);
+    assertEquals(Set.of(shared.id()), reused.initialized(), "the second run learns the shared snapshot");
+    assertEquals(1, dataset.snapshots().size(), "nothing was built twice");
+    assertEquals(inKeyOrder(List.of(1, 2, 3)), read(dataset, shared.id()));
+  }
+
+  @Test
+  void theDefaultRunIdMakesARetryWithTheSameLogicalStartTimePublishNothing() throws Exception {
+    DatasetId id = MiniCluster.uniqueDataset("sink_default_run");
+    Map<String, String> props = sinkProperties(id);
+    List<Integer> records = List.of(1, 2, 3, 4);
+    runSink(props, 42_000L, records, null, true);
+    SnapshotDataset dataset = MiniCluster.get().datasets().open(id);
+    SnapshotInfo first = dataset.currentSnapshot().orElseThrow();
+    assertEquals(Optional.of("default.daily.42000"), first.runId());
+
+    runSink(props, 42_000L, List.of(5, 6), null, true);
+    assertEquals(1, dataset.retainedSnapshots().size());
+    assertEquals(first.id(), dataset.currentSnapshot().orElseThrow().id());
+
+    runSink(props, 43_000L, List.of(5, 6), null, true);
+    assertEquals(2, dataset.retainedSnapshots().size(), "another logical start time is another run");
+    assertEquals(inKeyOrder(List.of(5, 6)), read(dataset, dataset.currentSnapshot().orElseThrow().id()));
+  }
+
+  @Test
+  void theSourceReadsSnapshotsBackIntoEqualRecordsOfEveryType() throws Exception {
+    DatasetId id = MiniCluster.uniqueDataset("source_e2e");
+    Map<String, String> props = sinkProperties(id);
+    List<Integer> older = IntStream.range(0, 12).boxed().collect(Collectors.toList());
+    List<Integer> newer = IntStream.range(50, 70).boxed().collect(Collectors.toList());
+    props.put("runId", "older");
+    runSink(props, 1L, older, null, true);
+    SnapshotDataset dataset = MiniCluster.get().datasets().open(id);
+    SnapshotInfo olderSnapshot = dataset.currentSnapshot().orElseThrow();
+    props.put("runId", "newer");
+    runSink(props, 2L, newer, null, true);
+
+    Map<String, String> source = sourceProperties(id);
+    assertEquals(Set.copyOf(expected(newer)), readWithSource(source), "the current snapshot");
+    source.put("snapshotId", olderSnapshot.id().toString());
+    assertEquals(Set.copyOf(expected(older)), readWithSource(source), "an older snapshot by id");
+    source.remove("snapshotId");
+    source.put("asOf", String.valueOf(olderSnapshot.committedAt().orElseThrow().toEpochMilli()));
+    assertEquals(Set.copyOf(expected(older)), readWithSource(source), "the snapshot current at a time");
+  }
+
+  @Test
+  void theSourceReadsWhatTheCoreWriterWrote() throws Exception {
+    DatasetId id = MiniCluster.uniqueDataset("source_core");
+    SnapshotDataset dataset = MiniCluster.get().datasets().create(id, io.snapds.dataset.DatasetProperties.defaults());
+    RecordCodec codec = RecordCodec.forWriting(AllTypes.SCHEMA, "d", List.of("id"));
+    List<Integer> records = IntStream.range(0, 25).boxed().collect(Collectors.toList());
+    try (io.snapds.dataset.SnapshotWriter writer = dataset.newSnapshot().begin()) {
+      records.forEach(i -> writer.put(codec.toRow(AllTypes.record(i))));
+      writer.commit();
+    }
+    assertEquals(Set.copyOf(expected(records)), readWithSource(sourceProperties(id)));
+  }
+
+  private static Map<String, String> sourceProperties(DatasetId id) {
+    Map<String, String> source = new HashMap<>(sinkProperties(id));
+    source.remove("rowKeyFields");
+    source.remove("retainLast");
+    source.put("schema", AllTypes.SCHEMA.toString());
+    return source;
+  }
+
+  private static Set<Object> readWithSource(Map<String, String> properties) throws Exception {
+    SnapshotSource source = new SnapshotSource(PluginConfigs.create(SnapshotSourceConfig.class, properties));
+    MockPipelineConfigurer configurer = new MockPipelineConfigurer(null);
+    source.configurePipeline(configurer);
+    assertEquals(AllTypes.SCHEMA, configurer.getOutputSchema());
+    FakeContext driver = FakeContext.builder().stage("snapshots").build();
+    source.prepareRun(driver.sourceContext());
+    List<StructuredRecord> emitted = PipelineJobs.runSourceJob(MiniCluster.get().configuration(), properties, driver);
+    // the input pinned the snapshot it read; onRunFinish releases the pin
+    SnapshotId read = source.readSnapshot().orElseThrow();
+    io.snapds.dataset.lock.LockTable locks = new io.snapds.dataset.lock.LockTable(MiniCluster.get().connection(),
+        DatasetId.of(properties.get("namespace"), properties.get("dataset")).lockTable(), java.time.Clock.systemUTC());
+    assertEquals(1, locks.livePins(read), "the run's input pinned snapshot " + read);
+    source.onRunFinish(true, driver.sourceContext());
+    assertEquals(0, locks.livePins(read), "onRunFinish released the pin");
+    List<Object> normalized = emitted.stream().map(AllTypes::normalize).collect(Collectors.toList());
+    assertEquals(normalized.size(), Set.copyOf(normalized).size(), "no record emitted twice");
+    return Set.copyOf(normalized);
+  }
+}
