@@ -86,7 +86,10 @@ public final class BenchmarkMain {
     }
     System.out.println("benchmarks done in " + took.truncatedTo(ChronoUnit.SECONDS) + "; results in "
         + Path.of("").toAbsolutePath().resolve("bench-results.md"));
-    System.exit(0); // the mini cluster's non-daemon threads would keep the JVM alive
+    System.out.flush();
+    // the mini cluster's non-daemon threads would keep the JVM alive, and stopping it in a
+    // shutdown hook only prints errors: the results are written, so stop here
+    Runtime.getRuntime().halt(0);
   }
 
   private static Map<String, String> options(String[] args) {
