@@ -8,7 +8,6 @@ import io.snapds.dataset.DatasetProperties;
 import io.snapds.dataset.RetentionPolicy;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
-import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
 import java.util.ArrayList;
@@ -18,7 +17,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.tephra.TransactionContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -44,26 +42,7 @@ class ConcurrentReadersIT {
     ExecutorService pool = Executors.newFixedThreadPool(READERS);
     List<Future<List<SnapshotId>>> readers = new ArrayList<>();
     for (int r = 0; r < READERS; r++) {
-      readers.add(pool.submit(() -> {
-        SnapshotDataset ds = cluster.datasets().open(writer.id());
-        TransactionContext ctx = new TransactionContext(cluster.txClient(), ds);
-        List<SnapshotId> seen = new ArrayList<>();
-        do {
-          ctx.start();
-          SnapshotId pinned = ds.snapshotId();
-          SnapshotInfo info = ds.snapshot(pinned);
-          Fixtures.Observation o = Fixtures.observe(ds);
-          ctx.finish();
-          if (!o.matches(info)) {
-            violations.add("torn read of " + pinned + ": " + o + " vs " + info);
-          }
-          if (!seen.isEmpty() && pinned.compareTo(seen.get(seen.size() - 1)) < 0) {
-            violations.add("went backwards: " + seen.get(seen.size() - 1) + " then " + pinned);
-          }
-          seen.add(pinned);
-        } while (!done.get());
-        return seen;
-      }));
+      readers.add(pool.submit(new ConsistentReader(cluster, writer.id(), done::get, violations)));
     }
     List<SnapshotId> published = new ArrayList<>();
     try {

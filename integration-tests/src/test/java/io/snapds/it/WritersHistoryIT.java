@@ -8,7 +8,6 @@ import io.snapds.dataset.HistoryEntry;
 import io.snapds.dataset.RetentionPolicy;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
-import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.lock.LockSettings;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
@@ -21,7 +20,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.tephra.TransactionContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -48,26 +46,7 @@ class WritersHistoryIT {
     ExecutorService pool = Executors.newFixedThreadPool(WRITERS + READERS);
     List<Future<List<SnapshotId>>> readers = new ArrayList<>();
     for (int r = 0; r < READERS; r++) {
-      readers.add(pool.submit(() -> {
-        SnapshotDataset ds = cluster.datasets().open(created.id());
-        TransactionContext ctx = new TransactionContext(cluster.txClient(), ds);
-        List<SnapshotId> seen = new ArrayList<>();
-        while (!done.get()) {
-          ctx.start();
-          SnapshotId pinned = ds.snapshotId();
-          SnapshotInfo info = ds.snapshot(pinned);
-          Fixtures.Observation o = Fixtures.observe(ds);
-          ctx.finish();
-          if (!o.matches(info)) {
-            violations.add("torn read of " + pinned + ": " + o);
-          }
-          if (!seen.isEmpty() && pinned.compareTo(seen.get(seen.size() - 1)) < 0) {
-            violations.add("reader went backwards to " + pinned);
-          }
-          seen.add(pinned);
-        }
-        return seen;
-      }));
+      readers.add(pool.submit(new ConsistentReader(cluster, created.id(), done::get, violations)));
     }
     List<Future<List<SnapshotId>>> writers = new ArrayList<>();
     for (int w = 0; w < WRITERS; w++) {

@@ -1,0 +1,108 @@
+package io.snapds.hive;
+
+import io.snapds.dataset.mapreduce.SnapshotRowWritable;
+import io.snapds.dataset.mapreduce.SnapshotSelector;
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.SnapshotDatasetException;
+import io.snapds.dataset.SnapshotDatasets;
+import io.snapds.dataset.SnapshotId;
+import java.io.IOException;
+import java.util.List;
+import java.util.Properties;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.apache.hadoop.hive.ql.plan.TableScanDesc;
+import org.apache.hadoop.hive.serde2.ColumnProjectionUtils;
+import org.apache.hadoop.hive.serde2.SerDeException;
+import org.apache.hadoop.hive.serde2.typeinfo.TypeInfoUtils;
+import org.apache.hadoop.mapred.FileInputFormat;
+import org.apache.hadoop.mapred.InputFormat;
+import org.apache.hadoop.mapred.InputSplit;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.RecordReader;
+import org.apache.hadoop.mapred.Reporter;
+
+/**
+ * The {@code mapred} input format Hive reads a snapshot table with. {@link #getSplits} picks the
+ * snapshot once for the whole scan and writes it into every split:
+ * <ol>
+ *   <li>{@code FOR SYSTEM_VERSION AS OF id} or {@code FOR SYSTEM_TIME AS OF time} on this scan;
+ *   <li>otherwise the snapshot the storage handler pinned when the query was compiled;
+ *   <li>otherwise (used outside Hive's planner) the table's or session's selection, resolved now.
+ * </ol>
+ * The pushed-down key conditions become the splits' key ranges (see {@link KeyPredicates}).
+ */
+public final class HiveSnapshotInputFormat implements InputFormat<ImmutableBytesWritable, SnapshotRowWritable> {
+  private static final int CACHING = 500;
+
+  @Override
+  public InputSplit[] getSplits(JobConf job, int numSplits) throws IOException {
+    TableJobSettings table = TableJobSettings.of(job);
+    SnapshotDatasets datasets = DatasetConnections.datasets(job);
+    try {
+      SnapshotId snapshot = snapshotForScan(job, table.dataset());
+      List<KeyRange> ranges = new KeyPredicates(table.mappings().key())
+          .rangesOf(job.get(TableScanDesc.FILTER_EXPR_CONF_STR));
+      Path[] paths = FileInputFormat.getInputPaths(job);
+      SharedScanGuard.check(job, paths);
+      Path tablePath = paths.length > 0 ? paths[0] : new Path("/" + table.dataset().namespace() + "/" + table.dataset().name());
+      return SplitPlanner.plan(datasets.connection(), tablePath, table.dataset(), snapshot, ranges)
+          .toArray(new InputSplit[0]);
+    } catch (SnapshotDatasetException | IllegalArgumentException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+  }
+
+  static SnapshotId snapshotForScan(JobConf job, DatasetId dataset) {
+    String version = job.get(TableScanDesc.AS_OF_VERSION);
+    String time = job.get(TableScanDesc.AS_OF_TIMESTAMP);
+    SnapshotSelector selector;
+    if (version != null && !version.isBlank()) {
+      selector = SnapshotSelector.snapshot(SnapshotId.parse(version));
+    } else if (time != null && !time.isBlank()) {
+      selector = SnapshotSelector.asOf(SnapshotSettings.parseTime("FOR SYSTEM_TIME AS OF", time));
+    } else {
+      String pinned = job.get(HiveTableProperties.PINNED_SNAPSHOT);
+      if (pinned != null) {
+        // resolved and pinned when the query was compiled
+        return QueryPins.checkPinned(job, dataset, SnapshotId.parse(pinned));
+      }
+      selector = SnapshotSettings.fromSettings(new Properties(), job);
+    }
+    return QueryPins.resolve(job, dataset, selector);
+  }
+
+  @Override
+  public RecordReader<ImmutableBytesWritable, SnapshotRowWritable> getRecordReader(InputSplit split, JobConf job,
+      Reporter reporter) throws IOException {
+    SnapshotSplit s = (SnapshotSplit) split;
+    TableJobSettings table = TableJobSettings.of(job);
+    boolean keysOnly = !ColumnProjectionUtils.isReadAllColumns(job)
+        && ColumnProjectionUtils.getReadColumnIDs(job).stream().allMatch(i -> i == table.mappings().keyIndex());
+    return new SnapshotRecordReader(DatasetConnections.datasets(job).connection(), s, keysOnly, CACHING, reporter);
+  }
+
+  /** The table settings the storage handler put into the job. */
+  record TableJobSettings(DatasetId dataset, ColumnMappings mappings) {
+    static final String COLUMNS = "snapds.hive.columns";
+    static final String COLUMN_TYPES = "snapds.hive.column.types";
+
+    static TableJobSettings of(JobConf job) throws IOException {
+      String dataset = job.get(HiveTableProperties.DATASET);
+      if (dataset == null) {
+        throw new IOException("job has no " + HiveTableProperties.DATASET + ": is the table STORED BY "
+            + SnapshotStorageHandler.class.getName() + "?");
+      }
+      Properties props = new Properties();
+      props.setProperty(HiveTableProperties.DATASET, dataset);
+      props.setProperty(HiveTableProperties.COLUMNS_MAPPING, job.get(HiveTableProperties.COLUMNS_MAPPING, ""));
+      try {
+        ColumnMappings m = SnapshotSerDe.mappings(props, List.of(job.get(COLUMNS, "").split(",")),
+            TypeInfoUtils.getTypeInfosFromTypeString(job.get(COLUMN_TYPES, "")));
+        return new TableJobSettings(DatasetId.parse(dataset), m);
+      } catch (SerDeException e) {
+        throw new IOException(e.getMessage(), e);
+      }
+    }
+  }
+}

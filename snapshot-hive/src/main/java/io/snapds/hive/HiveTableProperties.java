@@ -1,0 +1,28 @@
+package io.snapds.hive;
+
+/** The table properties and settings the storage handler reads, and the job properties it writes. */
+public final class HiveTableProperties {
+  /** Table property: the dataset, {@code namespace:name}. Required. */
+  public static final String DATASET = "snapds.dataset";
+  /** Table property: the column mapping, see {@link ColumnMappings}. Required. */
+  public static final String COLUMNS_MAPPING = "snapds.columns.mapping";
+  /** Session setting or table property: read this snapshot id instead of the current one. */
+  public static final String SNAPSHOT_ID = "snapds.snapshot.id";
+  /**
+   * Session setting or table property: read the snapshot that was current at this time, an
+   * ISO-8601 instant ({@code 2026-11-30T08:00:00Z}) or epoch milliseconds.
+   */
+  public static final String SNAPSHOT_AS_OF = "snapds.snapshot.asof";
+  /** Setting: how long a query's reader pin keeps its snapshot from cleanup, seconds (default 86400). */
+  public static final String PIN_TTL_SECONDS = "snapds.reader.pin.ttl.seconds";
+
+  /** Job property written at compile time: the snapshot id every scan of the query reads. */
+  public static final String PINNED_SNAPSHOT = "snapds.snapshot.pinned";
+
+  /** Hadoop counter group of the record reader. */
+  public static final String COUNTER_GROUP = "snapds";
+  /** Counter: rows the record readers returned to Hive (after the key ranges were applied). */
+  public static final String ROWS_READ = "ROWS_READ";
+
+  private HiveTableProperties() {}
+}

@@ -1,0 +1,121 @@
+package io.snapds.hive;
+
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.RowScan;
+import io.snapds.dataset.RowScanner;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotDatasets;
+import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotInfo;
+import io.snapds.dataset.SnapshotNotAvailableException;
+import io.snapds.dataset.SnapshotRow;
+import io.snapds.dataset.SnapshotState;
+import io.snapds.dataset.SnapshotWriter;
+import io.snapds.dataset.store.DataTable;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hive.conf.HiveConf;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The snapshots that running {@code INSERT OVERWRITE} queries are building, by query id. The
+ * query's driver begins the snapshot before its job ({@link #begin}, from Hive's pre-insert
+ * task), the job's tasks write rows under its id ({@link #buildingSnapshot}), and the driver
+ * publishes it when the query succeeded ({@link #commit}: from {@link SnapshotQueryHook} as a
+ * post-execution hook on MapReduce, from Hive's insert-commit task on Tez) or aborts it when it
+ * did not ({@link #abort}). The run id {@code hive:<query id>}
+ * names the snapshot, so tasks in other JVMs find it and a retried commit never publishes twice.
+ */
+final class PendingInserts {
+  private static final Logger LOG = LoggerFactory.getLogger(PendingInserts.class);
+  private static final Map<String, Pending> BUILDING = new ConcurrentHashMap<>();
+
+  private record Pending(SnapshotWriter writer, DatasetId dataset, Configuration conf) {}
+
+  private PendingInserts() {}
+
+  static String runId(String queryId) {
+    return "hive:" + queryId;
+  }
+
+  static String queryId(Configuration conf) {
+    String id = conf.get(HiveConf.ConfVars.HIVE_QUERY_ID.varname, "");
+    if (id.isEmpty()) {
+      throw new IllegalStateException("no " + HiveConf.ConfVars.HIVE_QUERY_ID.varname + " in the configuration");
+    }
+    return id;
+  }
+
+  /** Begins the query's snapshot (waits for the dataset's writer lock as the dataset's settings say). */
+  static SnapshotId begin(Configuration conf, DatasetId datasetId) {
+    String queryId = queryId(conf);
+    SnapshotDatasets datasets = DatasetConnections.datasets(conf);
+    SnapshotDataset dataset = datasets.open(datasetId);
+    SnapshotWriter writer = dataset.newSnapshot().runId(runId(queryId)).owner(runId(queryId)).begin();
+    BUILDING.put(queryId, new Pending(writer, datasetId, conf));
+    LOG.info("query {} builds snapshot {} of {}", queryId, writer.snapshotId(), datasetId);
+    return writer.snapshotId();
+  }
+
+  /** For tasks: the snapshot the query is building. */
+  static SnapshotId buildingSnapshot(SnapshotDataset dataset, String queryId) {
+    String runId = runId(queryId);
+    for (SnapshotInfo s : dataset.snapshots()) {
+      if (s.state() == SnapshotState.BUILDING && s.runId().map(runId::equals).orElse(false)) {
+        return s.id();
+      }
+    }
+    throw new SnapshotNotAvailableException(dataset.id(), "query " + queryId + " is building no snapshot of "
+        + dataset.id() + " (its insert was not begun, or was aborted)");
+  }
+
+  /**
+   * Publishes the query's snapshot with its row and byte counts, if the query is building one.
+   *
+   * @throws io.snapds.dataset.SnapshotDatasetException if publishing fails; the snapshot is then aborted
+   */
+  static Optional<SnapshotInfo> commit(String queryId) {
+    Pending pending = BUILDING.remove(queryId);
+    if (pending == null) {
+      return Optional.empty();
+    }
+    SnapshotWriter writer = pending.writer();
+    try {
+      long rows = 0;
+      long bytes = 0;
+      DataTable data = new DataTable(DatasetConnections.datasets(pending.conf()).connection(),
+          pending.dataset().dataTable());
+      try (RowScanner scanner = data.scan(writer.snapshotId(), RowScan.all())) {
+        for (SnapshotRow r : scanner) {
+          rows++;
+          bytes += r.key().length;
+          for (var f : r.families().values()) {
+            for (var c : f.entrySet()) {
+              bytes += c.getKey().length + c.getValue().length;
+            }
+          }
+        }
+      }
+      writer.addCounts(rows, bytes);
+      SnapshotInfo published = writer.commit();
+      LOG.info("query {} published snapshot {} of {} ({} rows)", queryId, published.id(), pending.dataset(), rows);
+      return Optional.of(published);
+    } finally {
+      writer.close(); // aborts unless committed
+    }
+  }
+
+  /** Aborts the query's snapshot, if it is building one; idempotent. */
+  static void abort(String queryId) {
+    Pending pending = BUILDING.remove(queryId);
+    if (pending != null) {
+      LOG.info("query {} did not succeed: aborting snapshot {} of {}", queryId, pending.writer().snapshotId(),
+          pending.dataset());
+      pending.writer().abort();
+      pending.writer().close();
+    }
+  }
+}

@@ -1,0 +1,86 @@
+package io.snapds.hive;
+
+import io.snapds.dataset.mapreduce.SnapshotRowWritable;
+import io.snapds.dataset.StorageException;
+import io.snapds.dataset.store.DataTable;
+import io.snapds.dataset.store.RowKeys;
+import java.io.IOException;
+import java.util.Iterator;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
+import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.apache.hadoop.mapred.RecordReader;
+import org.apache.hadoop.mapred.Reporter;
+
+/**
+ * Reads one {@link SnapshotSplit}: the user's row key and the row's cells, and counts the rows it
+ * returns in the {@code snapds:ROWS_READ} counter.
+ */
+final class SnapshotRecordReader implements RecordReader<ImmutableBytesWritable, SnapshotRowWritable> {
+  private final Table table;
+  private final ResultScanner scanner;
+  private final Iterator<Result> results;
+  private final Reporter reporter;
+  private long rows;
+
+  /** @param keysOnly the query needs no column but the key: fetch one cell per row */
+  SnapshotRecordReader(Connection connection, SnapshotSplit split, boolean keysOnly, int caching, Reporter reporter)
+      throws IOException {
+    Scan scan = new Scan().withStartRow(split.startRow()).withStopRow(split.stopRow()).setCaching(caching)
+        .setCacheBlocks(false);
+    if (keysOnly) {
+      scan.setFilter(new FirstKeyOnlyFilter());
+    }
+    this.table = connection.getTable(split.dataset().dataTable());
+    this.scanner = table.getScanner(scan);
+    this.results = scanner.iterator();
+    this.reporter = reporter == null ? Reporter.NULL : reporter;
+  }
+
+  @Override
+  public boolean next(ImmutableBytesWritable key, SnapshotRowWritable value) throws IOException {
+    try {
+      if (!results.hasNext()) {
+        return false;
+      }
+      Result r = results.next();
+      key.set(RowKeys.userKey(r.getRow()));
+      value.set(DataTable.toRow(r));
+      rows++;
+      reporter.incrCounter(HiveTableProperties.COUNTER_GROUP, HiveTableProperties.ROWS_READ, 1);
+      return true;
+    } catch (StorageException | IllegalStateException e) {
+      throw new IOException("reading snapshot rows failed", e);
+    }
+  }
+
+  @Override
+  public ImmutableBytesWritable createKey() {
+    return new ImmutableBytesWritable();
+  }
+
+  @Override
+  public SnapshotRowWritable createValue() {
+    return new SnapshotRowWritable();
+  }
+
+  @Override
+  public long getPos() {
+    return rows;
+  }
+
+  @Override
+  public float getProgress() {
+    return 0;
+  }
+
+  @Override
+  public void close() throws IOException {
+    scanner.close();
+    table.close();
+  }
+}

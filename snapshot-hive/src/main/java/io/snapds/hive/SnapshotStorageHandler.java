@@ -1,0 +1,164 @@
+package io.snapds.hive;
+
+import io.snapds.dataset.mapreduce.SnapshotSelector;
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.SnapshotDatasetException;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotInfo;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.hadoop.hive.conf.HiveConf;
+import org.apache.hadoop.hive.metastore.HiveMetaHook;
+import org.apache.hadoop.hive.metastore.api.hive_metastoreConstants;
+import org.apache.hadoop.hive.ql.exec.TableScanOperator;
+import org.apache.hadoop.hive.ql.metadata.DefaultStorageHandler;
+import org.apache.hadoop.hive.ql.metadata.HiveException;
+import org.apache.hadoop.hive.ql.metadata.InputEstimator;
+import org.apache.hadoop.hive.ql.metadata.HiveStoragePredicateHandler;
+import org.apache.hadoop.hive.ql.parse.SemanticException;
+import org.apache.hadoop.hive.ql.plan.ExprNodeDesc;
+import org.apache.hadoop.hive.ql.plan.FileSinkDesc;
+import org.apache.hadoop.hive.ql.plan.TableDesc;
+import org.apache.hadoop.hive.serde.serdeConstants;
+import org.apache.hadoop.hive.serde2.AbstractSerDe;
+import org.apache.hadoop.hive.serde2.Deserializer;
+import org.apache.hadoop.mapred.InputFormat;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.OutputFormat;
+
+/**
+ * Hive tables over snapshot datasets:
+ * <pre>{@code
+ * CREATE EXTERNAL TABLE prices (sku string, price double, qty int)
+ * STORED BY 'io.snapds.hive.SnapshotStorageHandler'
+ * TBLPROPERTIES ('snapds.dataset' = 'shop:prices', 'snapds.columns.mapping' = ':key,d:price,d:qty#b');
+ * }</pre>
+ * A query reads one snapshot per table reference, chosen when the query is compiled: the current
+ * one, or the one a table property or session setting names ({@link SnapshotSelector}), or the
+ * one {@code FOR SYSTEM_VERSION AS OF} / {@code FOR SYSTEM_TIME AS OF} names. Row-key conditions
+ * narrow the scan ({@link KeyPredicates}). {@code INSERT OVERWRITE} writes a new snapshot and
+ * publishes it when the query succeeds ({@link SnapshotMetaHook}).
+ */
+public class SnapshotStorageHandler extends DefaultStorageHandler implements HiveStoragePredicateHandler,
+    InputEstimator {
+
+  @Override
+  public Class<? extends InputFormat> getInputFormatClass() {
+    return HiveSnapshotInputFormat.class;
+  }
+
+  @Override
+  public Class<? extends OutputFormat> getOutputFormatClass() {
+    return HiveSnapshotOutputFormat.class;
+  }
+
+  @Override
+  public Class<? extends AbstractSerDe> getSerDeClass() {
+    return SnapshotSerDe.class;
+  }
+
+  @Override
+  public HiveMetaHook getMetaHook() {
+    return new SnapshotMetaHook(getConf());
+  }
+
+  @Override
+  public boolean isTimeTravelAllowed() {
+    return true;
+  }
+
+  /**
+   * Resolves the snapshot the query reads (once per query, see {@link QueryPins}) and writes it,
+   * with the dataset and the mapping, into the job.
+   *
+   * @throws IllegalArgumentException for a bad setting; SnapshotDatasetException when the dataset
+   *     or the snapshot cannot be read: both fail the query's compilation
+   */
+  @Override
+  public void configureInputJobProperties(TableDesc tableDesc, Map<String, String> jobProperties) {
+    Properties table = tableDesc.getProperties();
+    copyTableSettings(table, jobProperties);
+    Map<String, String> previous = tableDesc.getJobProperties();
+    if (previous != null && previous.containsKey(HiveTableProperties.PINNED_SNAPSHOT)) {
+      jobProperties.put(HiveTableProperties.PINNED_SNAPSHOT, previous.get(HiveTableProperties.PINNED_SNAPSHOT));
+      return;
+    }
+    DatasetId dataset = DatasetId.parse(table.getProperty(HiveTableProperties.DATASET));
+    SnapshotSelector selector = SnapshotSettings.fromSettings(table, getConf());
+    try {
+      SnapshotId pinned = QueryPins.resolve(getConf(), dataset, selector);
+      jobProperties.put(HiveTableProperties.PINNED_SNAPSHOT, pinned.toString());
+    } catch (SnapshotDatasetException e) {
+      throw new SnapshotDatasetException("table " + table.getProperty(hive_metastoreConstants.META_TABLE_NAME)
+          + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void configureOutputJobProperties(TableDesc tableDesc, Map<String, String> jobProperties) {
+    copyTableSettings(tableDesc.getProperties(), jobProperties);
+  }
+
+  @Override
+  public void configureTableJobProperties(TableDesc tableDesc, Map<String, String> jobProperties) {
+    copyTableSettings(tableDesc.getProperties(), jobProperties);
+  }
+
+  private static void copyTableSettings(Properties table, Map<String, String> jobProperties) {
+    jobProperties.put(HiveTableProperties.DATASET, table.getProperty(HiveTableProperties.DATASET));
+    jobProperties.put(HiveTableProperties.COLUMNS_MAPPING, table.getProperty(HiveTableProperties.COLUMNS_MAPPING));
+    jobProperties.put(HiveSnapshotInputFormat.TableJobSettings.COLUMNS, table.getProperty(serdeConstants.LIST_COLUMNS));
+    jobProperties.put(HiveSnapshotInputFormat.TableJobSettings.COLUMN_TYPES,
+        table.getProperty(serdeConstants.LIST_COLUMN_TYPES));
+  }
+
+  /**
+   * Rejects, when the query is compiled, an {@code INSERT INTO} (a snapshot is written whole) and
+   * an {@code INSERT OVERWRITE} on MapReduce without {@link SnapshotQueryHook}, which would never
+   * be published.
+   */
+  @Override
+  public void validateSinkDesc(FileSinkDesc sinkDesc) throws SemanticException {
+    String table = "table " + sinkDesc.getTableInfo().getTableName() + " (" + this + ")";
+    if (!sinkDesc.getInsertOverwrite()) {
+      throw new SemanticException(table + ": INSERT INTO is not supported, a snapshot is written whole; "
+          + "use INSERT OVERWRITE TABLE");
+    }
+    HiveConf conf = getConf() instanceof HiveConf ? (HiveConf) getConf() : new HiveConf(getConf(), HiveConf.class);
+    if (!"tez".equals(conf.getVar(HiveConf.ConfVars.HIVE_EXECUTION_ENGINE)) && !SnapshotQueryHook.isPostExecHook(conf)) {
+      throw new SemanticException(table + ": INSERT OVERWRITE on the " + conf.getVar(HiveConf.ConfVars.HIVE_EXECUTION_ENGINE)
+          + " engine publishes its snapshot from a post-execution hook: add " + SnapshotQueryHook.class.getName()
+          + " to " + HiveConf.ConfVars.POST_EXEC_HOOKS.varname + " and " + HiveConf.ConfVars.HIVE_QUERY_LIFETIME_HOOKS.varname);
+    }
+  }
+
+  @Override
+  public DecomposedPredicate decomposePredicate(JobConf jobConf, Deserializer deserializer, ExprNodeDesc predicate) {
+    return new KeyPredicates(((SnapshotSerDe) deserializer).mappings().key()).decompose(predicate);
+  }
+
+  /**
+   * The size of the snapshot the query reads, from its published row and byte counts: lets Hive
+   * choose map joins (and local mode) for small snapshot tables, as it does for small files.
+   */
+  @Override
+  public Estimation estimate(JobConf job, TableScanOperator ts, long remaining) throws HiveException {
+    String dataset = job.get(HiveTableProperties.DATASET);
+    String pinned = job.get(HiveTableProperties.PINNED_SNAPSHOT);
+    if (dataset == null || pinned == null) {
+      return new Estimation(-1, Long.MAX_VALUE); // unknown: never small
+    }
+    try (SnapshotDataset ds = DatasetConnections.datasets(job).open(DatasetId.parse(dataset))) {
+      SnapshotInfo info = ds.snapshot(SnapshotId.parse(pinned));
+      return new Estimation((int) Math.min(Integer.MAX_VALUE, info.rowCount()), info.byteCount());
+    } catch (SnapshotDatasetException e) {
+      throw new HiveException("estimating the size of " + dataset + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "snapds";
+  }
+}

@@ -1,0 +1,60 @@
+package io.snapds.hive;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hive.serde2.typeinfo.TypeInfo;
+import org.apache.hadoop.hive.serde2.typeinfo.TypeInfoUtils;
+import org.junit.jupiter.api.Test;
+
+/** Parsing {@code snapds.columns.mapping}, and the messages that name a bad entry. */
+class ColumnMappingsTest {
+  private static final List<String> NAMES = List.of("k", "price", "qty");
+  private static final List<TypeInfo> TYPES = TypeInfoUtils.getTypeInfosFromTypeString("string,double,int");
+
+  @Test
+  void parsesKeyCellsAndEncodings() {
+    ColumnMappings m = ColumnMappings.parse(":key, d:price ,e:qty#b", NAMES, TYPES);
+    assertEquals(0, m.keyIndex());
+    assertTrue(m.key().isKey());
+    ColumnMapping qty = m.columns().get(2);
+    assertArrayEquals(Bytes.toBytes("e"), qty.family());
+    assertArrayEquals(Bytes.toBytes("qty"), qty.qualifier());
+    assertEquals(ValueEncoding.BINARY, qty.encoding());
+    assertEquals(ValueEncoding.TEXT, m.columns().get(1).encoding());
+    assertEquals(Set.of("d", "e"), m.families());
+  }
+
+  @Test
+  void rejectsBadMappingsNamingTheEntry() {
+    assertMessage("snapds.columns.mapping ':key,d:price' has 2 entries but the table has 3 columns [k, price, qty]",
+        ":key,d:price");
+    assertMessage("has no :key entry", "d:k,d:price,d:qty");
+    assertMessage("maps both k and qty to :key", ":key,d:price,:key");
+    assertMessage("mapping 'price' of column price is not ':key' or 'family:qualifier'", ":key,price,d:qty");
+    assertMessage("mapping 'd:' of column price is not ':key' or 'family:qualifier'", ":key,d:,d:qty");
+    assertMessage("mapping 'd:qty#x' of column qty has an unknown suffix '#x'", ":key,d:price,d:qty#x");
+    assertMessage("maps the cell d:price twice", ":key,d:price,d:price");
+    assertMessage("table property snapds.columns.mapping is missing", " ");
+  }
+
+  @Test
+  void rejectsFamiliesTheDatasetLacks() {
+    ColumnMappings m = ColumnMappings.parse(":key,d:price,x:qty", NAMES, TYPES);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> m.checkFamilies(List.of("d"), "t:prices"));
+    assertEquals("snapds.columns.mapping maps family 'x', which dataset t:prices does not have (it has [d])",
+        e.getMessage());
+  }
+
+  private static void assertMessage(String expected, String spec) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> ColumnMappings.parse(spec, NAMES, TYPES));
+    assertTrue(e.getMessage().contains(expected), () -> "expected '" + expected + "' in: " + e.getMessage());
+  }
+}
