@@ -42,9 +42,15 @@ final class Charts {
 
     /** Writes {@code dir/fileName} (a .png name) and returns the file name for the markdown link. */
     String save(Path dir, String fileName) throws IOException {
-      CategoryChart chart = new CategoryChartBuilder().width(760).height(400).title(title).yAxisTitle(yAxis).build();
+      boolean many = categories.size() > 4;
+      CategoryChart chart = new CategoryChartBuilder().width(many ? 1000 : 760).height(many ? 480 : 400).title(title)
+          .yAxisTitle(yAxis).build();
       Styler styler = chart.getStyler();
-      styler.setLegendPosition(Styler.LegendPosition.InsideNW);
+      styler.setLegendPosition(Styler.LegendPosition.OutsideS);
+      styler.setLegendLayout(Styler.LegendLayout.Horizontal);
+      if (many) {
+        chart.getStyler().setXAxisLabelRotation(20);
+      }
       styler.setChartBackgroundColor(Color.WHITE);
       styler.setPlotBackgroundColor(Color.WHITE);
       styler.setSeriesColors(COLORS);
