@@ -40,7 +40,8 @@ final class ClientJvm {
     cmd.add("-Xmx" + heap);
     cmd.add("-XX:+UseG1GC");
     for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (arg.startsWith("--add-") || arg.startsWith("-Dio.netty") || arg.startsWith("-Dorg.apache.hbase.thirdparty")) {
+      if (arg.startsWith("--add-") || arg.startsWith("-Dio.netty") || arg.startsWith("-Dorg.apache.hbase.thirdparty")
+          || arg.startsWith("-Dlog4j2.")) {
         cmd.add(arg);
       }
     }
