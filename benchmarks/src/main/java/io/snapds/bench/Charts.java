@@ -31,25 +31,27 @@ final class Charts {
       this.categories = List.copyOf(categories);
     }
 
+    /** A series; a null value draws no bar (for example a figure without a target). */
     Bars series(String name, List<Double> values) {
       if (values.size() != categories.size()) {
         throw new IllegalArgumentException("series '" + name + "' has " + values.size() + " values for "
             + categories.size() + " categories");
       }
-      series.put(name, List.copyOf(values));
+      series.put(name, java.util.Collections.unmodifiableList(new java.util.ArrayList<>(values)));
       return this;
     }
 
     /** Writes {@code dir/fileName} (a .png name) and returns the file name for the markdown link. */
     String save(Path dir, String fileName) throws IOException {
+      // no slanted labels: XChart places them off their bars
       boolean many = categories.size() > 4;
-      CategoryChart chart = new CategoryChartBuilder().width(many ? 1000 : 760).height(many ? 480 : 400).title(title)
+      CategoryChart chart = new CategoryChartBuilder().width(many ? 1400 : 760).height(many ? 460 : 400).title(title)
           .yAxisTitle(yAxis).build();
       Styler styler = chart.getStyler();
       styler.setLegendPosition(Styler.LegendPosition.OutsideS);
       styler.setLegendLayout(Styler.LegendLayout.Horizontal);
       if (many) {
-        chart.getStyler().setXAxisLabelRotation(20);
+        chart.getStyler().setAxisTickLabelsFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.PLAIN, 11));
       }
       styler.setChartBackgroundColor(Color.WHITE);
       styler.setPlotBackgroundColor(Color.WHITE);

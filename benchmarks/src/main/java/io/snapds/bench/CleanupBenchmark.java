@@ -35,8 +35,8 @@ final class CleanupBenchmark implements Benchmark {
     Measured o = new Measured("rows/s", ours);
     Measured k = new Measured("rows/s", known);
     Measured s = new Measured("rows/s", scanned);
-    Ratio vsKnown = Ratio.of("cleanup vs deletes of known keys", o, k, Double.NaN);
-    Ratio vsScan = Ratio.of("cleanup vs scan + delete", o, s, Double.NaN);
+    Ratio vsKnown = Ratio.of("cleanup vs known keys", o, k, Double.NaN);
+    Ratio vsScan = Ratio.of("cleanup vs scan+delete", o, s, Double.NaN);
     Section section = new Section(title()).ratio(vsKnown).ratio(vsScan);
     section.text("A dataset keeping only the last snapshot gets one of " + Format.rows(rows) + " rows, then a "
         + "one-row snapshot that expires it; its data table is flushed and major-compacted; then `cleanup()` is timed "

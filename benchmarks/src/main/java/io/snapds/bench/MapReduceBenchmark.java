@@ -63,7 +63,7 @@ final class MapReduceBenchmark implements Benchmark {
       }
       Measured o = new Measured("rows/s", ours);
       Measured r = new Measured("rows/s", raw);
-      Ratio ratio = Ratio.of("MapReduce count " + Format.rows(rows) + " rows", o, r, Double.NaN);
+      Ratio ratio = Ratio.of("MapReduce count", o, r, Double.NaN);
       Section section = new Section(title()).ratio(ratio);
       section.text("A snapshot of " + Format.rows(rows) + " rows and a plain table with the same rows, both flushed "
           + "and major-compacted (one region each, so one map task each). A map-only job whose mapper counts rows in "

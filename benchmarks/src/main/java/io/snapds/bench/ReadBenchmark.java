@@ -79,7 +79,7 @@ final class ReadBenchmark implements Benchmark {
       Measured rs = new Measured("rows/s", rawScan);
       Measured og = new Measured("gets/s", oursGets);
       Measured rg = new Measured("gets/s", rawGets);
-      Ratio scanRatio = Ratio.of("scan " + Format.rows(rows) + " rows", os, rs, TARGET);
+      Ratio scanRatio = Ratio.of("scan " + Format.rows(rows), os, rs, TARGET);
       Ratio getRatio = Ratio.of("point gets", og, rg, TARGET);
       Section section = new Section(title()).ratio(scanRatio).ratio(getRatio);
       section.text("One snapshot of " + Format.rows(rows) + " rows (" + RowData.COLUMNS + " columns of "

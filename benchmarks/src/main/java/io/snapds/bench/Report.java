@@ -31,7 +31,7 @@ final class Report {
         summary.row(r.label(), Format.ratio(r.value()), r.verdict());
         labels.add(r.label());
         values.add(r.value());
-        targets.add(r.hasTarget() ? r.target() : 0.0);
+        targets.add(r.hasTarget() ? r.target() : null);
       }
     }
     out.append("### Summary: ratios against the baselines (higher is better; 1.00x = as fast as raw HBase)\n\n");

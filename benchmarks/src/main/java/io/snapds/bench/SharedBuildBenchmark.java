@@ -58,7 +58,7 @@ final class SharedBuildBenchmark implements Benchmark {
       Measured o = new Measured("ms", oursMs);
       Measured r = new Measured("ms", rawMs);
       // a speed-up: the baseline's wall time over ours
-      Ratio speedup = new Ratio("shared builds (baseline time / ours)", r.median() / o.median(), Double.NaN);
+      Ratio speedup = new Ratio("shared builds speed-up", r.median() / o.median(), Double.NaN);
       Section section = new Section(title()).ratio(speedup);
       section.text(scale.sharedJobs() + " jobs start at once (one thread each) over " + scale.sharedKeys()
           + " source keys. A build scans its key's slice of a source table (" + Format.rows(scale.sharedRowsPerBuild())

@@ -120,7 +120,7 @@ final class WriteBenchmark implements Benchmark {
       ClientJvm.Result raw = jvm.run(heap, "raw", ctx.name("w_raw"), size.rows(), size.reps(), BUFFER, Optional.empty());
       Measured oursRate = new Measured("rows/s", ours.rowsPerSecond());
       Measured rawRate = new Measured("rows/s", raw.rowsPerSecond());
-      Ratio ratio = Ratio.of("write " + Format.rows(size.rows()) + " rows", oursRate, rawRate, TARGET);
+      Ratio ratio = Ratio.of("write " + Format.rows(size.rows()), oursRate, rawRate, TARGET);
       section.ratio(ratio);
       writes.row(Format.rows(size.rows()), oursRate.describe(), rawRate.describe(), Format.ratio(ratio.value()),
           ratio.verdict(), Format.mib(ours.peakRssBytes()), Format.mib(raw.peakRssBytes()));
