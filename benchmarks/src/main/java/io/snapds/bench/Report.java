@@ -1,0 +1,53 @@
+package io.snapds.bench;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The generated part of docs/benchmarks.md: the run, a summary of ratios, then each section. */
+final class Report {
+  private Report() {}
+
+  static String render(Scale scale, List<Section> sections, Instant started, Duration took, String loadBefore,
+      String loadAfter, Path docs) throws IOException {
+    StringBuilder out = new StringBuilder();
+    out.append("## Results of the last run\n\n");
+    out.append("* command: `").append(BenchmarkMain.COMMAND).append("` (scale `").append(scale.name()).append("`)\n");
+    out.append("* machine: ").append(Machine.describe()).append('\n');
+    out.append("* started ").append(started.truncatedTo(ChronoUnit.SECONDS)).append(", took ")
+        .append(took.toMinutes()).append(" min ").append(took.toSecondsPart()).append(" s; load average (1/5/15 min) ")
+        .append(loadBefore).append(" at the start, ").append(loadAfter).append(" at the end\n\n");
+
+    List<String> labels = new ArrayList<>();
+    List<Double> values = new ArrayList<>();
+    List<Double> targets = new ArrayList<>();
+    MarkdownTable summary = new MarkdownTable("figure", "ours / baseline", "target");
+    for (Section s : sections) {
+      for (Ratio r : s.ratios()) {
+        summary.row(r.label(), Format.ratio(r.value()), r.verdict());
+        labels.add(r.label());
+        values.add(r.value());
+        targets.add(r.hasTarget() ? r.target() : null);
+      }
+    }
+    out.append("### Summary: ratios against the baselines (higher is better; 1.00x = as fast as raw HBase)\n\n");
+    out.append(summary.render()).append('\n');
+    if (!labels.isEmpty()) {
+      String chart = new Charts.Bars("Ours / baseline (median of repetitions)", "ratio", labels)
+          .series("ours / baseline", values).series("target", targets).save(docs, "bench-ratios.png");
+      out.append("![ratios](").append(chart).append(")\n\n");
+    }
+    List<String> misses = new ArrayList<>();
+    sections.forEach(s -> misses.addAll(s.misses()));
+    out.append(misses.isEmpty() ? "Every target was met in this run.\n\n"
+        : "Targets missed in this run: " + String.join("; ", misses) + ". The sections below say why.\n\n");
+    for (Section s : sections) {
+      out.append(s.render());
+    }
+    return out.toString();
+  }
+}

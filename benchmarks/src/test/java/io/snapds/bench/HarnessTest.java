@@ -1,0 +1,91 @@
+package io.snapds.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The report's arithmetic and text handling; no cluster. */
+class HarnessTest {
+  @Test
+  void medianOfOddAndEvenCounts() {
+    assertEquals(3.0, Stats.median(List.of(5.0, 1.0, 3.0)));
+    assertEquals(2.5, Stats.median(List.of(4.0, 1.0, 2.0, 3.0)));
+    assertEquals(7.0, Stats.median(List.of(7.0)));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Stats.median(List.of()));
+    assertEquals("median of no values", e.getMessage());
+  }
+
+  @Test
+  void ratioAgainstTarget() {
+    Ratio r = Ratio.of("write", new Measured("rows/s", List.of(80.0, 90.0, 85.0)),
+        new Measured("rows/s", List.of(100.0)), 0.9);
+    assertEquals(0.85, r.value(), 1e-9);
+    assertFalse(r.meetsTarget());
+    assertTrue(r.verdict().contains("missed"));
+    assertTrue(new Ratio("x", 0.1, Double.NaN).meetsTarget(), "no target, nothing to miss");
+    Section s = new Section("t").ratio(r);
+    assertEquals(List.of("write: 0.85x, target 0.90x"), s.misses());
+  }
+
+  @Test
+  void regionIsAppendedThenReplacedKeepingTheProse() {
+    String page = "# Benchmarks\n\nprose before\n";
+    String first = MarkdownRegion.replace(page, "table one");
+    assertTrue(first.startsWith(page));
+    assertTrue(first.contains(MarkdownRegion.BEGIN + "\ntable one\n" + MarkdownRegion.END));
+    String withAfter = first + "\nprose after\n";
+    String second = MarkdownRegion.replace(withAfter, "table two");
+    assertFalse(second.contains("table one"));
+    assertTrue(second.contains("table two"));
+    assertTrue(second.startsWith(page));
+    assertTrue(second.endsWith("\nprose after\n"));
+  }
+
+  @Test
+  void brokenRegionIsRefused() {
+    String broken = "x\n" + MarkdownRegion.END + "\n" + MarkdownRegion.BEGIN + "\n";
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> MarkdownRegion.replace(broken, "t"));
+    assertTrue(e.getMessage().startsWith("page has a broken results region"), e.getMessage());
+  }
+
+  @Test
+  void tableRendersAndChecksWidth() {
+    MarkdownTable t = new MarkdownTable("a", "b").row("1", "x|y");
+    assertEquals("| a | b |\n| --- | --- |\n| 1 | x\\|y |\n", t.render());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> t.row("only one"));
+    assertTrue(e.getMessage().startsWith("row has 1 cells, the table 2 columns"), e.getMessage());
+  }
+
+  @Test
+  void readSamplesAreClassified() {
+    assertTrue(new ReadSample(100, 100, Set.of(3)).complete());
+    ReadSample torn = new ReadSample(100, 100, Set.of(3, 4));
+    assertTrue(torn.torn());
+    assertFalse(torn.complete());
+    assertTrue(new ReadSample(100, 40, Set.of(4)).partial());
+    assertTrue(new ReadSample(100, 0, Set.of()).empty());
+  }
+
+  @Test
+  void valuesCarryTheirVersionAndHaveTheAgreedSize() {
+    byte[] v = RowData.value(7, 123_456, 9);
+    assertEquals(RowData.VALUE_BYTES, v.length);
+    assertEquals(7, RowData.label(v));
+    assertEquals("k0000042", new String(RowData.key(42)));
+    assertEquals(RowData.COLUMNS, RowData.put(1, 5).size());
+  }
+
+  @Test
+  void formats() {
+    assertEquals("100k", Format.rows(100_000));
+    assertEquals("1M", Format.rows(1_000_000));
+    assertEquals("12,346", Format.number(12_345.6));
+    assertEquals("0.95x", Format.ratio(0.949));
+  }
+}
