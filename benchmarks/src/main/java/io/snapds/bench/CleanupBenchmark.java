@@ -64,7 +64,7 @@ final class CleanupBenchmark implements Benchmark {
         RowData.write(w, 2, 1);
         w.commit();
       }
-      Compaction.settle(ctx.connection(), dataset.id().dataTable());
+      Compaction.settle(ctx.cluster().util(), dataset.id().dataTable());
       long start = System.nanoTime();
       CleanupResult result = dataset.cleanup();
       double seconds = (System.nanoTime() - start) / 1e9;
@@ -81,7 +81,7 @@ final class CleanupBenchmark implements Benchmark {
     TableName table = ctx.tables().create(ctx.name("cleanup_raw"));
     try {
       PlainOps.write(ctx.connection(), table, rows, 1);
-      Compaction.settle(ctx.connection(), table);
+      Compaction.settle(ctx.cluster().util(), table);
       long start = System.nanoTime();
       if (scan) {
         PlainOps.scanAndDelete(ctx.connection(), table);

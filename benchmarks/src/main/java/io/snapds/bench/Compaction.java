@@ -2,26 +2,29 @@ package io.snapds.bench;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.CompactionState;
-import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.HStore;
 
 /**
- * Brings a table to one store file per region (flush, major compaction, wait), so that both sides
- * of a read benchmark read the same kind of storage.
+ * Brings a table to one store file per region and family and an empty memstore (flush, major
+ * compaction, wait), so that both sides of a read benchmark read the same kind of storage. It checks the regions of the
+ * in-process cluster directly: a compaction request is asynchronous, and its state reads NONE
+ * before it has started as well as after it has finished.
  */
 final class Compaction {
   private Compaction() {}
 
-  static void settle(Connection connection, TableName table) throws IOException {
-    try (Admin admin = connection.getAdmin()) {
+  static void settle(HBaseTestingUtility util, TableName table) throws IOException {
+    try (Admin admin = util.getConnection().getAdmin()) {
       admin.flush(table);
       admin.majorCompact(table);
-      // the request is asynchronous: wait until it has started and then finished
       long deadline = System.currentTimeMillis() + 600_000;
-      Thread.sleep(500);
-      while (admin.getCompactionState(table) != CompactionState.NONE) {
+      while (admin.getCompactionState(table) != CompactionState.NONE || maxStoreFiles(util, table) > 1
+          || memStoreBytes(util, table) > 0) {
         if (System.currentTimeMillis() > deadline) {
           throw new IOException("major compaction of " + table + " did not finish in 10 minutes");
         }
@@ -31,5 +34,23 @@ final class Compaction {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("waiting for the compaction of " + table);
     }
+  }
+
+  private static long memStoreBytes(HBaseTestingUtility util, TableName table) {
+    long bytes = 0;
+    for (HRegion region : util.getHBaseCluster().getRegions(table)) {
+      bytes += region.getMemStoreDataSize();
+    }
+    return bytes;
+  }
+
+  private static int maxStoreFiles(HBaseTestingUtility util, TableName table) {
+    int max = 0;
+    for (HRegion region : util.getHBaseCluster().getRegions(table)) {
+      for (HStore store : region.getStores()) {
+        max = Math.max(max, store.getStorefilesCount());
+      }
+    }
+    return max;
   }
 }

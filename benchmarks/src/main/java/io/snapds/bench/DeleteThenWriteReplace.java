@@ -44,7 +44,7 @@ final class DeleteThenWriteReplace implements ReplaceStrategy {
 
   @Override
   public Storage storage() throws IOException {
-    return PlainOps.storage(ctx.connection(), List.of(table));
+    return PlainOps.storage(ctx, List.of(table));
   }
 
   @Override

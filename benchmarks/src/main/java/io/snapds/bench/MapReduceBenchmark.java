@@ -50,8 +50,8 @@ final class MapReduceBenchmark implements Benchmark {
       try (BufferedMutator m = ctx.connection().getBufferedMutator(plain)) {
         RowData.write(m, 1, rows);
       }
-      Compaction.settle(ctx.connection(), dataset.id().dataTable());
-      Compaction.settle(ctx.connection(), plain);
+      Compaction.settle(ctx.cluster().util(), dataset.id().dataTable());
+      Compaction.settle(ctx.cluster().util(), plain);
       List<Double> ours = new ArrayList<>();
       List<Double> raw = new ArrayList<>();
       // one unmeasured job each first: class loading and JIT of the job machinery

@@ -72,8 +72,8 @@ final class PlainOps {
     return sample.sample();
   }
 
-  static ReplaceStrategy.Storage storage(Connection c, List<TableName> tables) throws IOException {
-    PlainTables counts = new PlainTables(c);
+  static ReplaceStrategy.Storage storage(BenchContext ctx, List<TableName> tables) throws IOException {
+    PlainTables counts = ctx.tables();
     PlainTables.Count visible = new PlainTables.Count(0, 0);
     PlainTables.Count stored = new PlainTables.Count(0, 0);
     for (TableName t : tables) {
@@ -82,7 +82,7 @@ final class PlainOps {
     }
     PlainTables.Count compacted = new PlainTables.Count(0, 0);
     for (TableName t : tables) {
-      Compaction.settle(c, t);
+      Compaction.settle(ctx.cluster().util(), t);
       compacted = compacted.plus(counts.countStored(t));
     }
     return new ReplaceStrategy.Storage(visible, stored, compacted);

@@ -52,8 +52,8 @@ final class ReadBenchmark implements Benchmark {
       try (BufferedMutator m = ctx.connection().getBufferedMutator(plain)) {
         RowData.write(m, 1, rows);
       }
-      Compaction.settle(ctx.connection(), dataset.id().dataTable());
-      Compaction.settle(ctx.connection(), plain);
+      Compaction.settle(ctx.cluster().util(), dataset.id().dataTable());
+      Compaction.settle(ctx.cluster().util(), plain);
 
       SnapshotReader current = dataset.readCurrent();
       check(rows, scanOurs(dataset), "snapshot scan");

@@ -71,7 +71,7 @@ final class SnapshotReplace implements ReplaceStrategy {
 
   @Override
   public Storage storage() throws IOException {
-    return PlainOps.storage(ctx.connection(), List.of(dataset.id().dataTable()));
+    return PlainOps.storage(ctx, List.of(dataset.id().dataTable()));
   }
 
   @Override

@@ -81,7 +81,7 @@ final class TwoTableReplace implements ReplaceStrategy {
 
   @Override
   public Storage storage() throws IOException {
-    return PlainOps.storage(ctx.connection(), List.of(tables[0], tables[1]));
+    return PlainOps.storage(ctx, List.of(tables[0], tables[1]));
   }
 
   @Override

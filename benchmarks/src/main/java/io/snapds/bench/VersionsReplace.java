@@ -43,7 +43,7 @@ final class VersionsReplace implements ReplaceStrategy {
 
   @Override
   public Storage storage() throws IOException {
-    return PlainOps.storage(ctx.connection(), List.of(table));
+    return PlainOps.storage(ctx, List.of(table));
   }
 
   @Override
