@@ -30,7 +30,7 @@ class HistoryIT {
   private final MutableClock clock = new MutableClock(Instant.parse("2026-11-30T00:00:00Z"));
 
   private SnapshotDataset create(RetentionPolicy retention) {
-    return MiniCluster.get().datasets().withClock(clock)
+    return MiniCluster.get().datasets().withClock(clock).withTestCommitClock(clock)
         .create(MiniCluster.uniqueDataset("hist"), DatasetProperties.builder().retention(retention).build());
   }
 

@@ -21,6 +21,7 @@ import picocli.CommandLine.ScopeType;
     subcommands = {CreateCommand.class, DropCommand.class, ListCommand.class, HistoryCommand.class,
         ShowCommand.class, LoadCommand.class, ScanCommand.class, GetCommand.class, RollbackCommand.class,
         TagCommand.class, ExpireCommand.class, GcCommand.class, LockCommand.class, DemoCommand.class,
+        UpgradeCommand.class,
         CommandLine.HelpCommand.class})
 public final class SnapdsCommand implements Runnable {
   private final EnvironmentFactory environments;

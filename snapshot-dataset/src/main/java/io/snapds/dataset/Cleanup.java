@@ -2,8 +2,8 @@ package io.snapds.dataset;
 
 import io.snapds.dataset.lock.LockTable;
 import io.snapds.dataset.store.DataTable;
-import io.snapds.dataset.store.DatasetState;
 import io.snapds.dataset.store.MetadataStore;
+import io.snapds.dataset.store.MetadataView;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -37,58 +37,77 @@ final class Cleanup {
   private final LockTable locks;
   private final TransactionSystemClient txClient;
   private final Clock clock;
+  private final MetadataPruner pruner;
 
   Cleanup(DatasetId dataset, MetadataStore store, DataTable data, LockTable locks,
-      TransactionSystemClient txClient, Clock clock) {
+      TransactionSystemClient txClient, Clock clock, MetadataPruner pruner) {
     this.dataset = dataset;
     this.store = store;
     this.data = data;
     this.locks = locks;
     this.txClient = txClient;
     this.clock = clock;
+    this.pruner = pruner;
   }
 
   /** Gives every expired or aborted snapshot without one a cleanup fence. */
   void markFences() {
-    store.update("mark cleanup fences", (base, tx) -> new MetadataStore.Change<>(fenced(base, tx), null));
+    store.update("mark cleanup fences", view -> {
+      fence(view);
+      return null;
+    });
   }
 
-  private static DatasetState fenced(DatasetState base, Transaction tx) {
-    DatasetState updated = base;
-    for (SnapshotInfo s : base.snapshots().values()) {
-      if (needsCleanup(s) && s.cleanupFence() == 0) {
-        updated = updated.withSnapshot(s.toBuilder().cleanupFence(tx.getWritePointer()).build());
+  /** The fencing rule: each snapshot awaiting cleanup without a fence gets this transaction's id. */
+  static void fence(MetadataView view) {
+    for (SnapshotInfo s : view.awaitingCleanup()) {
+      if (s.cleanupFence() == 0) {
+        view.putSnapshot(s.toBuilder().cleanupFence(view.transaction().getWritePointer()).build());
       }
     }
-    return updated;
+  }
+
+  /** Snapshots still BUILDING whose building transaction is gone are aborted; returns their ids. */
+  static List<SnapshotId> abortDeadWriters(MetadataView view) {
+    List<SnapshotId> found = new ArrayList<>();
+    for (SnapshotInfo s : view.building()) {
+      if (!view.transaction().isInProgress(s.id().value())) {
+        found.add(s.id());
+        view.putSnapshot(s.toBuilder().state(SnapshotState.ABORTED).build());
+      }
+    }
+    fence(view);
+    return found;
+  }
+
+  /**
+   * The cleanup-eligibility rule: a fenced snapshot awaiting cleanup whose readers are gone
+   * (aborted ones never had any; expired ones once every transaction in progress is newer than
+   * the fence) and that no reader pin holds.
+   */
+  static boolean eligible(SnapshotInfo s, long oldestInProgress, int livePins) {
+    if (!needsCleanup(s) || s.cleanupFence() == 0) {
+      return false;
+    }
+    boolean readersGone = s.state() == SnapshotState.ABORTED || oldestInProgress > s.cleanupFence();
+    return readersGone && livePins == 0;
   }
 
   CleanupResult run() {
-    List<SnapshotId> dead = store.update("abort dead writers", (base, tx) -> {
-      List<SnapshotId> found = new ArrayList<>();
-      DatasetState updated = base;
-      for (SnapshotInfo s : base.snapshots().values()) {
-        if (s.state() == SnapshotState.BUILDING && !tx.isInProgress(s.id().value())) {
-          found.add(s.id());
-          updated = updated.withSnapshot(s.toBuilder().state(SnapshotState.ABORTED).build());
-        }
-      }
-      return new MetadataStore.Change<>(fenced(updated, tx), found);
-    });
+    List<SnapshotId> dead = store.update("abort dead writers", Cleanup::abortDeadWriters);
     dead.forEach(id -> LOG.warn("dataset {}: snapshot {} was left BUILDING by a writer that is gone; aborted",
         dataset, id));
 
     // a fresh transaction: what is in progress now, and what the metadata says now
-    Probe probe = store.update("cleanup probe", (base, tx) -> new MetadataStore.Change<>(base, new Probe(base, tx)));
+    Probe probe = store.read(view -> new Probe(view.awaitingCleanup(), view.transaction()));
     List<SnapshotId> cleaned = new ArrayList<>();
     List<SnapshotId> deferred = new ArrayList<>();
     long rows = 0;
-    for (SnapshotInfo s : probe.state().snapshots().values()) {
+    for (SnapshotInfo s : probe.awaiting()) {
       if (!needsCleanup(s) || s.cleanupFence() == 0) {
         continue;
       }
-      boolean readersGone = s.state() == SnapshotState.ABORTED || probe.oldestInProgress() > s.cleanupFence();
-      if (readersGone && locks.livePins(s.id()) == 0) {
+      if (eligible(s, probe.oldestInProgress(), locks.livePins(s.id()))) {
         rows += data.deleteSnapshot(s.id(), DELETE_BATCH);
         cleaned.add(s.id());
       } else {
@@ -96,16 +115,15 @@ final class Cleanup {
       }
     }
     if (!cleaned.isEmpty()) {
-      store.update("record cleanup", (base, tx) -> {
-        DatasetState updated = base;
+      store.update("record cleanup", view -> {
         for (SnapshotId id : cleaned) {
-          SnapshotInfo s = base.snapshot(id).orElseThrow();
-          updated = updated.withSnapshot(s.toBuilder().cleanedAt(clock.instant()).build());
+          view.snapshot(id).ifPresent(s -> view.putSnapshot(s.toBuilder().cleanedAt(view.commitTime()).build()));
         }
-        return new MetadataStore.Change<>(updated, null);
+        return null;
       });
     }
     List<Long> truncated = truncateInvalid(probe, cleaned);
+    pruner.run(probe.invalids());
     return new CleanupResult(cleaned, rows, deferred, dead, truncated);
   }
 
@@ -116,7 +134,7 @@ final class Cleanup {
     }
     List<Long> truncate = new ArrayList<>();
     for (SnapshotId id : cleaned) {
-      if (probe.state().snapshot(id).map(s -> s.state() == SnapshotState.ABORTED).orElse(false)
+      if (probe.aborted(id)
           && invalid.contains(id.value())) {
         truncate.add(id.value());
       }
@@ -127,13 +145,17 @@ final class Cleanup {
     return truncate;
   }
 
-  private static boolean needsCleanup(SnapshotInfo s) {
+  static boolean needsCleanup(SnapshotInfo s) {
     return (s.state() == SnapshotState.EXPIRED || s.state() == SnapshotState.ABORTED) && s.cleanedAt().isEmpty();
   }
 
-  private record Probe(DatasetState state, long oldestInProgress, long[] invalids) {
-    Probe(DatasetState state, Transaction tx) {
-      this(state, tx.getInProgress().length == 0 ? Long.MAX_VALUE : tx.getInProgress()[0], tx.getInvalids());
+  private record Probe(List<SnapshotInfo> awaiting, long oldestInProgress, long[] invalids) {
+    Probe(List<SnapshotInfo> awaiting, Transaction tx) {
+      this(awaiting, tx.getInProgress().length == 0 ? Long.MAX_VALUE : tx.getInProgress()[0], tx.getInvalids());
+    }
+
+    boolean aborted(SnapshotId id) {
+      return awaiting.stream().anyMatch(s -> s.id().equals(id) && s.state() == SnapshotState.ABORTED);
     }
   }
 }

@@ -22,6 +22,8 @@ public final class DatasetProperties {
   private final LockSettings lockSettings;
   private final Duration maxBuildTime;
   private final int commitRetries;
+  private final int historyRetainLast;
+  private final Duration historyRetainMaxAge;
 
   private DatasetProperties(Builder b) {
     checkArgument(!b.families.isEmpty(), "a dataset needs at least one column family");
@@ -36,6 +38,11 @@ public final class DatasetProperties {
     checkArgument(b.maxBuildTime.getSeconds() <= Integer.MAX_VALUE,
         "max build time must be <= %s s, got %s", Integer.MAX_VALUE, b.maxBuildTime);
     checkArgument(b.commitRetries >= 0, "commit retries must be >= 0, got %s", b.commitRetries);
+    checkArgument(b.historyRetainLast >= 1, "history.retain.last must be >= 1, got %s", b.historyRetainLast);
+    checkArgument(b.historyRetainMaxAge == null || !b.historyRetainMaxAge.isNegative(),
+        "history.retain.max.age must not be negative, got %s", b.historyRetainMaxAge);
+    this.historyRetainLast = b.historyRetainLast;
+    this.historyRetainMaxAge = b.historyRetainMaxAge;
     this.families = List.copyOf(b.families);
     this.retention = checkNotNull(b.retention, "retention");
     this.lockSettings = checkNotNull(b.lockSettings, "lock settings");
@@ -53,7 +60,8 @@ public final class DatasetProperties {
 
   public Builder toBuilder() {
     return builder().families(families).retention(retention).lockSettings(lockSettings)
-        .maxBuildTime(maxBuildTime).commitRetries(commitRetries);
+        .maxBuildTime(maxBuildTime).commitRetries(commitRetries)
+        .historyHorizon(historyRetainLast, historyRetainMaxAge);
   }
 
   /** Column families of the data table; the first is the default one. */
@@ -86,31 +94,53 @@ public final class DatasetProperties {
     return commitRetries;
   }
 
+  /**
+   * The history horizon by count: cleanup keeps the newest this many history entries and
+   * records of cleaned snapshots (with their run-id and source-key entries), and deletes older
+   * ones unless {@link #historyRetainMaxAge()} keeps them. Default 100.
+   */
+  public int historyRetainLast() {
+    return historyRetainLast;
+  }
+
+  /** The history horizon by age: entries younger than this are kept beyond the count. Default none. */
+  public java.util.Optional<Duration> historyRetainMaxAge() {
+    return java.util.Optional.ofNullable(historyRetainMaxAge);
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof DatasetProperties p && families.equals(p.families)
         && retention.equals(p.retention) && lockSettings.equals(p.lockSettings)
-        && maxBuildTime.equals(p.maxBuildTime) && commitRetries == p.commitRetries;
+        && maxBuildTime.equals(p.maxBuildTime) && commitRetries == p.commitRetries
+        && historyRetainLast == p.historyRetainLast && Objects.equals(historyRetainMaxAge, p.historyRetainMaxAge);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(families, retention, lockSettings, maxBuildTime, commitRetries);
+    return Objects.hash(families, retention, lockSettings, maxBuildTime, commitRetries, historyRetainLast,
+        historyRetainMaxAge);
   }
 
   @Override
   public String toString() {
     return "DatasetProperties{families=" + families + ", " + retention + ", " + lockSettings
-        + ", maxBuildTime=" + maxBuildTime + ", commitRetries=" + commitRetries + "}";
+        + ", maxBuildTime=" + maxBuildTime + ", commitRetries=" + commitRetries
+        + ", historyRetainLast=" + historyRetainLast + ", historyRetainMaxAge=" + historyRetainMaxAge + "}";
   }
 
-  /** Defaults: family {@code d}, retain the last 3, default lock settings, 1 h builds, 10 retries. */
+  /**
+   * Defaults: family {@code d}, retain the last 3, default lock settings, 1 h builds, 10 retries,
+   * a history horizon of the last 100 entries.
+   */
   public static final class Builder {
     private List<String> families = List.of("d");
     private RetentionPolicy retention = RetentionPolicy.DEFAULT;
     private LockSettings lockSettings = LockSettings.DEFAULT;
     private Duration maxBuildTime = Duration.ofHours(1);
     private int commitRetries = 10;
+    private int historyRetainLast = 100;
+    private Duration historyRetainMaxAge;
 
     public Builder families(List<String> families) {
       this.families = checkNotNull(families, "families");
@@ -138,6 +168,13 @@ public final class DatasetProperties {
 
     public Builder commitRetries(int commitRetries) {
       this.commitRetries = commitRetries;
+      return this;
+    }
+
+    /** See {@link DatasetProperties#historyRetainLast()}; {@code maxAge} may be null (none). */
+    public Builder historyHorizon(int retainLast, Duration maxAge) {
+      this.historyRetainLast = retainLast;
+      this.historyRetainMaxAge = maxAge;
       return this;
     }
 

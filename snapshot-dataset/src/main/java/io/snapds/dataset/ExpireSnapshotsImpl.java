@@ -3,27 +3,29 @@ package io.snapds.dataset;
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
-import io.snapds.dataset.store.DatasetState;
+import io.snapds.dataset.store.MetadataView;
 import io.snapds.dataset.store.MetadataStore;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 
 final class ExpireSnapshotsImpl implements ExpireSnapshots {
-  private final SnapshotDataset dataset;
+  private final DatasetId dataset;
   private final MetadataStore store;
-  private final Clock clock;
+  private final Consumer<List<SnapshotInfo>> afterExpiry;
   private final Set<SnapshotId> ids = new LinkedHashSet<>();
   private Instant olderThan;
   private Integer retainLast;
 
-  ExpireSnapshotsImpl(SnapshotDataset dataset, MetadataStore store, Clock clock) {
+  /** @param afterExpiry called with what was expired, after the commit (cleanup fences) */
+  ExpireSnapshotsImpl(DatasetId dataset, MetadataStore store, Consumer<List<SnapshotInfo>> afterExpiry) {
     this.dataset = dataset;
     this.store = store;
-    this.clock = clock;
+    this.afterExpiry = afterExpiry;
   }
 
   @Override
@@ -47,30 +49,32 @@ final class ExpireSnapshotsImpl implements ExpireSnapshots {
 
   @Override
   public List<SnapshotInfo> apply() {
-    return select(store.readLatest());
+    return store.read(this::select);
   }
 
   @Override
   public List<SnapshotInfo> commit() {
-    List<SnapshotInfo> expired = store.update("expire snapshots", (base, tx) -> {
-      List<SnapshotInfo> selected = select(base);
-      return new MetadataStore.Change<>(
-          selected.isEmpty() ? base : Retention.expire(base, selected), selected);
+    List<SnapshotInfo> expired = store.update("expire snapshots", view -> {
+      List<SnapshotInfo> selected = select(view);
+      Retention.expire(view, selected);
+      return selected;
     });
-    dataset.fenceForCleanup(expired);
+    afterExpiry.accept(expired);
     return expired;
   }
 
-  private List<SnapshotInfo> select(DatasetState state) {
+  private List<SnapshotInfo> select(MetadataView state) {
     List<SnapshotInfo> out = new ArrayList<>();
+    Set<SnapshotId> chosen = new HashSet<>();
     for (SnapshotId id : ids) {
       SnapshotInfo s = state.snapshot(id)
-          .orElseThrow(() -> new SnapshotNotAvailableException(dataset.id(), id, null));
+          .orElseThrow(() -> new SnapshotNotAvailableException(dataset, id, null));
       checkArgument(s.state() == SnapshotState.COMMITTED, "cannot expire snapshot %s: it is %s", id, s.state());
       checkArgument(!state.current().map(id::equals).orElse(false),
           "cannot expire snapshot %s: it is the current snapshot (roll back or publish first)", id);
       checkArgument(s.tags().isEmpty(), "cannot expire snapshot %s: it is tagged %s (untag it first)", id, s.tags());
       out.add(s);
+      chosen.add(id);
     }
     if (olderThan != null || retainLast != null) {
       List<SnapshotInfo> retained = state.retained();
@@ -79,7 +83,7 @@ final class ExpireSnapshotsImpl implements ExpireSnapshots {
         SnapshotInfo s = retained.get(i);
         boolean old = olderThan == null
             || s.committedAt().map(t -> t.isBefore(olderThan)).orElse(false);
-        if (old && Retention.isExpirable(state, s) && !out.contains(s)) {
+        if (old && Retention.isExpirable(state, s) && !chosen.contains(s.id())) {
           out.add(s);
         }
       }

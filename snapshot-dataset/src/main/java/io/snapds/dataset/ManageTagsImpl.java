@@ -2,7 +2,7 @@ package io.snapds.dataset;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import io.snapds.dataset.store.DatasetState;
+import io.snapds.dataset.store.MetadataView;
 import io.snapds.dataset.store.MetadataStore;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -40,28 +40,29 @@ final class ManageTagsImpl implements ManageTags {
 
   @Override
   public SnapshotInfo apply() {
-    return change(store.readLatest());
+    return store.read(this::change);
   }
 
   @Override
   public SnapshotInfo commit() {
-    return store.update("tag snapshot " + target, (base, tx) -> {
-      SnapshotInfo updated = change(base);
-      return new MetadataStore.Change<>(base.withSnapshot(updated), updated);
+    return store.update("tag snapshot " + target, view -> {
+      SnapshotInfo updated = change(view);
+      view.putSnapshot(updated);
+      return updated;
     });
   }
 
-  private SnapshotInfo change(DatasetState state) {
+  private SnapshotInfo change(MetadataView state) {
     SnapshotInfo s = state.snapshot(target)
         .orElseThrow(() -> new SnapshotNotAvailableException(dataset, target, null));
     if (!add.isEmpty() && !s.state().isReadable()) {
       throw new SnapshotNotAvailableException(dataset, target, s.state());
     }
     for (String name : add) {
-      for (SnapshotInfo other : state.snapshots().values()) {
-        checkArgument(other.id().equals(target) || !other.tags().contains(name),
-            "tag '%s' already names snapshot %s (untag it there first)", name, other.id());
-      }
+      state.tagged(name).filter(other -> !other.id().equals(target)).ifPresent(other -> {
+        throw new IllegalArgumentException(String.format(
+            "tag '%s' already names snapshot %s (untag it there first)", name, other.id()));
+      });
     }
     for (String name : remove) {
       checkArgument(s.tags().contains(name), "snapshot %s has no tag '%s'", target, name);

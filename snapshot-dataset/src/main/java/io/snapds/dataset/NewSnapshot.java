@@ -3,8 +3,8 @@ package io.snapds.dataset;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import io.snapds.dataset.lock.LockLease;
-import io.snapds.dataset.store.DatasetState;
 import io.snapds.dataset.store.MetadataStore;
+import io.snapds.dataset.store.MetadataView;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,7 +79,7 @@ public final class NewSnapshot {
    * @throws FencedWriterException when a newer lease began meanwhile
    */
   public SnapshotWriter begin() {
-    Optional<SnapshotInfo> existing = published(store.readLatest());
+    Optional<SnapshotInfo> existing = store.read(view -> published(view, runId, sourceKey));
     if (existing.isPresent()) {
       return new SnapshotWriterImpl(dataset, existing.get());
     }
@@ -90,28 +90,18 @@ public final class NewSnapshot {
       buildTx = dataset.txClient().startShort((int) dataset.properties().maxBuildTime().getSeconds());
       SnapshotId id = SnapshotId.of(buildTx.getWritePointer());
       List<SnapshotId> fencedOut = new ArrayList<>();
-      Optional<SnapshotInfo> published = store.update("begin snapshot " + id, (base, tx) -> {
+      Optional<SnapshotInfo> published = store.update("begin snapshot " + id, view -> {
         fencedOut.clear();
-        Optional<SnapshotInfo> done = published(base);
+        Optional<SnapshotInfo> done = published(view, runId, sourceKey);
         if (done.isPresent()) {
-          return new MetadataStore.Change<>(base, done);
+          return done;
         }
-        long fence = base.fence(lockName);
-        if (fence > lease.token()) {
-          throw new FencedWriterException(dataset.id(), id, lease.token(), fence);
-        }
+        // the parent is the current record (one row): a corrupt one stops writers before they build
         SnapshotInfo building = SnapshotInfo.builder(id).state(SnapshotState.BUILDING)
             .createdAt(dataset.clock().instant()).writer(owner).runId(runId).sourceKey(sourceKey)
-            .parentId(base.current().orElse(null)).fencingToken(lease.token()).build();
-        DatasetState updated = base.withSnapshot(building).withFence(lockName, lease.token());
-        // writers that held this lock before us and never finished can never publish now
-        for (SnapshotInfo s : base.snapshots().values()) {
-          if (s.state() == SnapshotState.BUILDING && lockName.equals(lockName(s.sourceKey().orElse(null)))) {
-            updated = updated.withSnapshot(s.toBuilder().state(SnapshotState.ABORTED).build());
-            fencedOut.add(s.id());
-          }
-        }
-        return new MetadataStore.Change<>(updated, Optional.empty());
+            .parentId(view.currentInfo().map(SnapshotInfo::id).orElse(null)).fencingToken(lease.token()).build();
+        fencedOut.addAll(begin(view, dataset.id(), building, lockName, lease.token()));
+        return Optional.empty();
       });
       for (SnapshotId stale : fencedOut) {
         // its building transaction may never end by itself: end it, so cleanup need not wait
@@ -134,18 +124,42 @@ public final class NewSnapshot {
     }
   }
 
-  private Optional<SnapshotInfo> published(DatasetState state) {
+  /** The snapshot already published for the run id, or committed for the source key. */
+  static Optional<SnapshotInfo> published(MetadataView view, String runId, String sourceKey) {
     if (runId != null) {
-      Optional<SnapshotInfo> run = state.snapshotForRun(runId).flatMap(state::snapshot);
+      Optional<SnapshotInfo> run = view.snapshotForRun(runId).flatMap(view::snapshot);
       if (run.isPresent()) {
         return run;
       }
     }
     if (sourceKey != null) {
-      return state.snapshotForSource(sourceKey).flatMap(state::snapshot)
+      return view.snapshotForSource(sourceKey).flatMap(view::snapshot)
           .filter(s -> s.state() == SnapshotState.COMMITTED);
     }
     return Optional.empty();
+  }
+
+  /**
+   * The begin rule: refuses a lease older than the lock's fence, records {@code building} and
+   * raises the fence to its token, and aborts the snapshots still BUILDING under the same lock
+   * (their writers can never publish now). Returns the ids it aborted.
+   */
+  static List<SnapshotId> begin(MetadataView view, DatasetId dataset, SnapshotInfo building, String lockName,
+      long token) {
+    long fence = view.fence(lockName);
+    if (fence > token) {
+      throw new FencedWriterException(dataset, building.id(), token, fence);
+    }
+    List<SnapshotId> fencedOut = new ArrayList<>();
+    for (SnapshotInfo s : view.building()) {
+      if (lockName.equals(lockName(s.sourceKey().orElse(null)))) {
+        view.putSnapshot(s.toBuilder().state(SnapshotState.ABORTED).build());
+        fencedOut.add(s.id());
+      }
+    }
+    view.putSnapshot(building);
+    view.putFence(lockName, token);
+    return fencedOut;
   }
 
   static String lockName(String sourceKey) {

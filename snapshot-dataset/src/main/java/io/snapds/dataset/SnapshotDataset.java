@@ -8,8 +8,10 @@ import io.snapds.dataset.lock.LockLease;
 import io.snapds.dataset.lock.LockStatus;
 import io.snapds.dataset.lock.LockTable;
 import io.snapds.dataset.store.DataTable;
-import io.snapds.dataset.store.DatasetState;
+import io.snapds.dataset.store.CommitClock;
+import io.snapds.dataset.store.HBaseMetadataStore;
 import io.snapds.dataset.store.MetadataStore;
+import io.snapds.dataset.store.MetadataView;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,6 +20,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.LinkedHashSet;
+import java.util.function.Function;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.tephra.Transaction;
 import org.apache.tephra.TransactionAware;
@@ -64,19 +67,19 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
   private final Cleanup cleanup;
   private final TransactionAware metaView;
   private Transaction tx;
-  private DatasetState txState;
+  private MetadataView txView;
 
   SnapshotDataset(DatasetId id, DatasetProperties properties, Connection connection,
-      TransactionSystemClient txClient, Clock clock) {
+      TransactionSystemClient txClient, Clock clock, CommitClock commitClock) {
     this.id = id;
     this.properties = properties;
     this.connection = connection;
     this.txClient = txClient;
     this.clock = clock;
-    this.store = new MetadataStore(id, connection, txClient, properties.commitRetries());
+    this.store = new HBaseMetadataStore(id, connection, txClient, properties.commitRetries(), commitClock);
     this.data = new DataTable(connection, id.dataTable());
     this.locks = new LockTable(connection, id.lockTable(), clock);
-    this.cleanup = new Cleanup(id, store, data, locks, txClient, clock);
+    this.cleanup = new Cleanup(id, store, data, locks, txClient, clock, new MetadataPruner(id, store, properties));
     this.metaView = store.newTransactionAware();
   }
 
@@ -94,7 +97,8 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
   public void startTx(Transaction transaction) {
     metaView.startTx(transaction);
     this.tx = transaction;
-    this.txState = store.read(metaView);
+    this.txView = store.view(metaView);
+    txView.current(); // resolve the pin now: one row, the pointer
   }
 
   @Override
@@ -133,7 +137,7 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
 
   private void endTx() {
     tx = null;
-    txState = null;
+    txView = null;
   }
 
   @Override
@@ -144,7 +148,7 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
   /** The snapshot the current transaction pinned; empty when the dataset had none yet. */
   public Optional<SnapshotId> pinnedSnapshot() {
     checkState(tx != null, "no transaction: call startTx (or use readCurrent()) first");
-    return txState.current();
+    return txView.current();
   }
 
   private SnapshotReader pinned() {
@@ -189,8 +193,7 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
    * @throws SnapshotNotAvailableException if nothing was published yet
    */
   public SnapshotReader readCurrent() {
-    DatasetState state = state();
-    SnapshotId current = state.current().orElseThrow(() -> new SnapshotNotAvailableException(id,
+    SnapshotId current = read(MetadataView::current).orElseThrow(() -> new SnapshotNotAvailableException(id,
         "dataset " + id + " has no published snapshot yet"));
     return new FixedSnapshotReader(data, current);
   }
@@ -198,7 +201,7 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
   /** @throws SnapshotNotAvailableException if the snapshot does not exist or is not committed */
   public SnapshotReader readSnapshot(SnapshotId snapshot) {
     checkNotNull(snapshot, "snapshot id must not be null");
-    return new FixedSnapshotReader(data, readable(state(), snapshot).id());
+    return new FixedSnapshotReader(data, read(view -> readable(view, snapshot)).id());
   }
 
   /**
@@ -208,80 +211,90 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
    */
   public SnapshotReader readAsOf(Instant time) {
     checkNotNull(time, "time must not be null");
-    DatasetState state = state();
-    SnapshotId asOf = null;
-    for (HistoryEntry h : state.history()) {
-      if (!h.at().isAfter(time)) {
-        asOf = h.snapshot();
-      }
-    }
-    if (asOf == null) {
-      throw new SnapshotNotAvailableException(id, "dataset " + id + " had no current snapshot at " + time);
-    }
-    return new FixedSnapshotReader(data, readable(state, asOf).id());
+    return new FixedSnapshotReader(data, read(view -> {
+      HistoryEntry asOf = view.currentAt(time).orElseThrow(() -> view.historyHorizon().isPresent()
+          ? new HistoryHorizonException(id, "time " + time)
+          : new SnapshotNotAvailableException(id, "dataset " + id + " had no current snapshot at " + time));
+      return readable(view, asOf.snapshot());
+    }).id());
   }
 
   /** A reader of the snapshot tagged {@code tag}. */
   public SnapshotReader readTag(String tag) {
-    DatasetState state = state();
-    for (SnapshotInfo s : state.snapshots().values()) {
-      if (s.tags().contains(tag)) {
-        return new FixedSnapshotReader(data, readable(state, s.id()).id());
-      }
-    }
-    throw new SnapshotNotAvailableException(id, "dataset " + id + " has no snapshot tagged '" + tag + "'");
+    return new FixedSnapshotReader(data, read(view -> readable(view, view.tagged(tag).orElseThrow(() ->
+        new SnapshotNotAvailableException(id, "dataset " + id + " has no snapshot tagged '" + tag + "'")).id())).id());
   }
 
-  private SnapshotInfo readable(DatasetState state, SnapshotId snapshot) {
-    SnapshotInfo s = state.snapshot(snapshot)
-        .orElseThrow(() -> new SnapshotNotAvailableException(id, snapshot, null));
+  private SnapshotInfo readable(MetadataView view, SnapshotId snapshot) {
+    SnapshotInfo s = record(view, snapshot);
     if (!s.state().isReadable()) {
       throw new SnapshotNotAvailableException(id, snapshot, s.state());
     }
     return s;
   }
 
-  /** Inside a transaction, the metadata it sees; outside, the latest. */
-  private DatasetState state() {
-    return txState != null ? txState : store.readLatest();
+  private SnapshotInfo record(MetadataView view, SnapshotId snapshot) {
+    return view.snapshot(snapshot).orElseThrow(() -> view.pastHorizon(snapshot)
+        ? new HistoryHorizonException(id, "snapshot " + snapshot)
+        : new SnapshotNotAvailableException(id, snapshot, null));
+  }
+
+  /** Inside a transaction, reads the metadata it sees; outside, the latest. */
+  private <T> T read(Function<MetadataView, T> reader) {
+    return txView != null ? reader.apply(txView) : store.read(reader);
+  }
+
+  /** Metadata bytes fetched by this dataset's reads and updates so far (for benchmarks). */
+  public long metadataBytesRead() {
+    return store.bytesRead();
   }
 
   // ---- metadata ----
 
   public Optional<SnapshotInfo> currentSnapshot() {
-    return state().currentInfo();
+    return read(MetadataView::currentInfo);
   }
 
-  /** Every snapshot recorded (building, committed, expired, aborted), newest first. */
+  /**
+   * Every snapshot recorded (building, committed, expired, aborted) that the history horizon
+   * keeps, newest first.
+   */
   public List<SnapshotInfo> snapshots() {
-    return List.copyOf(state().snapshots().descendingMap().values());
+    return List.copyOf(read(MetadataView::snapshots));
   }
 
   /** Committed snapshots, newest first. */
   public List<SnapshotInfo> retainedSnapshots() {
-    return state().retained();
+    return read(MetadataView::retained);
   }
 
-  /** @throws SnapshotNotAvailableException if no such snapshot was ever recorded */
+  /**
+   * @throws HistoryHorizonException if its record is past the history horizon
+   * @throws SnapshotNotAvailableException if no such snapshot was ever recorded
+   */
   public SnapshotInfo snapshot(SnapshotId snapshot) {
-    return state().snapshot(snapshot).orElseThrow(() -> new SnapshotNotAvailableException(id, snapshot, null));
+    return read(view -> record(view, snapshot));
   }
 
-  /** Every change of the current pointer, oldest first. */
+  /** Every change of the current pointer that the history horizon keeps, oldest first. */
   public List<HistoryEntry> history() {
-    return state().history();
+    return List.copyOf(read(MetadataView::history));
+  }
+
+  /** The time of the newest history entry the horizon deleted; empty if none was. */
+  public Optional<Instant> historyHorizon() {
+    return read(MetadataView::historyHorizon);
   }
 
   /** The snapshot a run published, if it did. */
   public Optional<SnapshotInfo> snapshotForRun(String runId) {
-    DatasetState s = state();
-    return s.snapshotForRun(runId).flatMap(s::snapshot);
+    return read(view -> view.snapshotForRun(runId).flatMap(view::snapshot));
   }
 
   /** The committed snapshot recorded for a source key, if any. */
   public Optional<SnapshotInfo> snapshotForSource(String sourceKey) {
-    DatasetState s = state();
-    return s.snapshotForSource(sourceKey).flatMap(s::snapshot).filter(i -> i.state().isReadable());
+    return read(view -> view.snapshotForSource(sourceKey).flatMap(view::snapshot)
+        .filter(i -> i.state().isReadable()));
   }
 
   // ---- writing ----
@@ -356,12 +369,12 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
   // ---- history operations ----
 
   public ExpireSnapshots expireSnapshots() {
-    return new ExpireSnapshotsImpl(this, store, clock);
+    return new ExpireSnapshotsImpl(id, store, this::fenceForCleanup);
   }
 
   public RollbackTo rollbackTo(SnapshotId snapshot) {
     checkNotNull(snapshot, "snapshot id must not be null");
-    return new RollbackToImpl(id, store, clock, snapshot);
+    return new RollbackToImpl(id, store, snapshot);
   }
 
   public ManageTags manageTags(SnapshotId snapshot) {
@@ -378,12 +391,12 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
   public ReaderPin pin(SnapshotId snapshot, String owner, Duration ttl) {
     checkNotNull(snapshot, "snapshot id must not be null");
     checkArgument(owner != null && !owner.isBlank(), "pin owner must not be empty");
-    readable(state(), snapshot);
+    read(view -> readable(view, snapshot));
     ReaderPin pin = new ReaderPin(locks, clock, snapshot, owner, ttl);
     // pin first, then check again: an expiry and cleanup between the first check and the pin
     // row would otherwise go unnoticed; after the pin row exists, cleanup leaves the rows alone
     try {
-      readable(store.readLatest(), snapshot);
+      store.read(view -> readable(view, snapshot));
     } catch (RuntimeException e) {
       pin.close();
       throw e;
@@ -408,9 +421,12 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
    */
   public Optional<LockLease> breakLock(String lockName) {
     Optional<LockLease> broken = locks.breakLock(lockName);
-    broken.ifPresent(lease -> store.update("fence broken lock " + lockName, (base, tx) ->
-        new MetadataStore.Change<>(base.fence(lockName) > lease.token() ? base
-            : base.withFence(lockName, lease.token() + 1), null)));
+    broken.ifPresent(lease -> store.update("fence broken lock " + lockName, view -> {
+      if (view.fence(lockName) <= lease.token()) {
+        view.putFence(lockName, lease.token() + 1);
+      }
+      return null;
+    }));
     return broken;
   }
 
@@ -436,20 +452,22 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
 
   /** Marks a snapshot aborted, ends its building transaction and deletes its rows. */
   void abortSnapshot(SnapshotId snapshot, Transaction buildTx) {
-    boolean aborted = store.update("abort snapshot " + snapshot, (base, t) -> {
-      SnapshotInfo s = base.snapshot(snapshot).orElse(null);
+    boolean aborted = store.update("abort snapshot " + snapshot, view -> {
+      SnapshotInfo s = view.snapshot(snapshot).orElse(null);
       if (s == null || s.state() != SnapshotState.BUILDING && s.state() != SnapshotState.ABORTED) {
-        return new MetadataStore.Change<>(base, false);
+        return false;
       }
-      return new MetadataStore.Change<>(base.withSnapshot(s.toBuilder().state(SnapshotState.ABORTED)
-          .cleanupFence(t.getWritePointer()).build()), true);
+      view.putSnapshot(s.toBuilder().state(SnapshotState.ABORTED)
+          .cleanupFence(view.transaction().getWritePointer()).build());
+      return true;
     });
     txClient.abort(buildTx);
     if (aborted) {
       data.deleteSnapshot(snapshot, 1000);
-      store.update("record cleanup of " + snapshot, (base, t) -> new MetadataStore.Change<>(
-          base.withSnapshot(base.snapshot(snapshot).orElseThrow().toBuilder().cleanedAt(clock.instant()).build()),
-          null));
+      store.update("record cleanup of " + snapshot, view -> {
+        view.snapshot(snapshot).ifPresent(s -> view.putSnapshot(s.toBuilder().cleanedAt(view.commitTime()).build()));
+        return null;
+      });
     }
   }
 

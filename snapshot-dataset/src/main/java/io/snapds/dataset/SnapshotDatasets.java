@@ -3,6 +3,7 @@ package io.snapds.dataset;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import io.snapds.dataset.admin.CompositeDatasetAdmin;
+import io.snapds.dataset.store.CommitClock;
 import io.snapds.dataset.store.PropertiesCodec;
 import java.io.IOException;
 import java.time.Clock;
@@ -26,21 +27,37 @@ public final class SnapshotDatasets {
   private final Connection connection;
   private final TransactionSystemClient txClient;
   private final Clock clock;
+  private final CommitClock commitClock;
 
-  private SnapshotDatasets(Connection connection, TransactionSystemClient txClient, Clock clock) {
+  private SnapshotDatasets(Connection connection, TransactionSystemClient txClient, Clock clock,
+      CommitClock commitClock) {
     this.connection = checkNotNull(connection, "connection");
     this.txClient = checkNotNull(txClient, "transaction client");
     // metadata stores milliseconds: a coarser clock keeps what is returned equal to what is read
     this.clock = Clock.tick(checkNotNull(clock, "clock"), Duration.ofMillis(1));
+    this.commitClock = checkNotNull(commitClock, "commit clock");
   }
 
   public static SnapshotDatasets using(Connection connection, TransactionSystemClient txClient) {
-    return new SnapshotDatasets(connection, txClient, Clock.systemUTC());
+    return new SnapshotDatasets(connection, txClient, Clock.systemUTC(), CommitClock.TRANSACTION_MANAGER);
   }
 
-  /** The same, with another clock (lease expiry, commit times): for tests. */
+  /**
+   * The same, with another clock for this process (lease expiry, creation times), as a writer
+   * whose clock is off would have. Commit times never come from it: they come from the
+   * transaction manager's clock, which all writers share.
+   */
   public SnapshotDatasets withClock(Clock clock) {
-    return new SnapshotDatasets(connection, txClient, clock);
+    return new SnapshotDatasets(connection, txClient, clock, commitClock);
+  }
+
+  /**
+   * Tests only: commit times (history, retention by age) from {@code clock} instead of the
+   * transaction manager's, so that a test can let hours pass. Still kept monotonic.
+   */
+  public SnapshotDatasets withTestCommitClock(Clock clock) {
+    return new SnapshotDatasets(connection, txClient, this.clock, CommitClock.of(
+        Clock.tick(checkNotNull(clock, "clock"), Duration.ofMillis(1))));
   }
 
   public Connection connection() {
@@ -52,7 +69,7 @@ public final class SnapshotDatasets {
   }
 
   public CompositeDatasetAdmin admin(DatasetId id) {
-    return new CompositeDatasetAdmin(checkNotNull(id, "dataset id"), connection);
+    return new CompositeDatasetAdmin(checkNotNull(id, "dataset id"), connection, txClient);
   }
 
   public boolean exists(DatasetId id) {
@@ -95,7 +112,11 @@ public final class SnapshotDatasets {
     } catch (IOException e) {
       throw new StorageException("opening dataset " + id, e);
     }
-    return new SnapshotDataset(id, admin.properties(), connection, txClient, clock);
+    int format = admin.formatVersion();
+    if (format < PropertiesCodec.FORMAT_VERSION) {
+      throw new MetadataFormatException(id, format, PropertiesCodec.FORMAT_VERSION);
+    }
+    return new SnapshotDataset(id, admin.properties(), connection, txClient, clock, commitClock);
   }
 
   /** Datasets in every namespace: those whose metadata table exists. */

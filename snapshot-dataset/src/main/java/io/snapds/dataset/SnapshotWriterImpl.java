@@ -5,10 +5,7 @@ import static com.google.common.base.Preconditions.checkState;
 
 import io.snapds.dataset.lock.LeaseKeeper;
 import io.snapds.dataset.lock.LockLease;
-import io.snapds.dataset.store.DatasetState;
 import io.snapds.dataset.store.MetadataStore;
-import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -134,13 +131,15 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     checkState(status == Status.OPEN, "snapshot %s is %s, cannot commit", handle.snapshot, status);
     rows.flush();
     if (keeper.isLost()) {
-      long fence = store.readLatest().fence(handle.options.lockName());
+      long fence = store.read(view -> view.fence(handle.options.lockName()));
       abortQuietly();
       throw new FencedWriterException(dataset.id(), handle.snapshot, handle.token, Math.max(fence, handle.token + 1));
     }
-    Published published;
+    Publication publication = new Publication(dataset.id(), handle.snapshot, handle.token, handle.options,
+        rows.rowCount() + extraRows, rows.byteCount() + extraBytes, summary, dataset.properties().retention());
+    Publication.Published published;
     try {
-      published = store.update("publish snapshot " + handle.snapshot, (base, tx) -> publish(base));
+      published = store.update("publish snapshot " + handle.snapshot, publication::apply);
     } catch (FencedWriterException | SupersededSnapshotException | SnapshotNotAvailableException e) {
       abortQuietly();
       throw e;
@@ -149,6 +148,13 @@ final class SnapshotWriterImpl implements SnapshotWriter {
       keeper.close();
       throw e;
     }
+    if (published.byAnotherWriter()) {
+      // another writer published this run id (under another lock) first: ours never becomes visible
+      LOG.info("run '{}' of dataset {} was published as snapshot {} meanwhile; aborting snapshot {}",
+          handle.options.runId(), dataset.id(), published.snapshot().id(), handle.snapshot);
+      abortQuietly();
+      return published.snapshot();
+    }
     status = Status.COMMITTED;
     rows.close();
     finishBuildTransaction();
@@ -156,43 +162,6 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     dataset.locks().release(keeper.lease());
     dataset.fenceForCleanup(published.expired());
     return published.snapshot();
-  }
-
-  private record Published(SnapshotInfo snapshot, List<SnapshotInfo> expired) {}
-
-  private MetadataStore.Change<Published> publish(DatasetState base) {
-    SnapshotId id = handle.snapshot;
-    // fencing first: a writer that lost its lease learns that, whatever became of its snapshot
-    long fence = base.fence(handle.options.lockName());
-    if (fence > handle.token) {
-      throw new FencedWriterException(dataset.id(), id, handle.token, fence);
-    }
-    SnapshotInfo building = base.snapshot(id)
-        .orElseThrow(() -> new SnapshotNotAvailableException(dataset.id(), id, null));
-    if (building.state() != SnapshotState.BUILDING) {
-      throw new SnapshotNotAvailableException(dataset.id(), id, building.state());
-    }
-    Optional<SnapshotId> current = base.current();
-    boolean moveCurrent = current.isEmpty() || id.isAfter(current.get());
-    if (!moveCurrent && handle.options.sourceKey() == null) {
-      throw new SupersededSnapshotException(dataset.id(), id, current.get());
-    }
-    Instant now = dataset.clock().instant();
-    SnapshotInfo committed = building.toBuilder().state(SnapshotState.COMMITTED).committedAt(now)
-        .rowCount(rows.rowCount() + extraRows).byteCount(rows.byteCount() + extraBytes)
-        .parentId(current.orElse(null)).summary(summary).build();
-    DatasetState updated = base.withSnapshot(committed);
-    if (moveCurrent) {
-      updated = updated.withCurrent(id, new HistoryEntry(now, id, "publish"));
-    }
-    if (handle.options.runId() != null) {
-      updated = updated.withRun(handle.options.runId(), id);
-    }
-    if (handle.options.sourceKey() != null) {
-      updated = updated.withSource(handle.options.sourceKey(), id);
-    }
-    List<SnapshotInfo> expired = Retention.expirable(updated, dataset.properties().retention(), now);
-    return new MetadataStore.Change<>(Retention.expire(updated, expired), new Published(committed, expired));
   }
 
   private void finishBuildTransaction() {

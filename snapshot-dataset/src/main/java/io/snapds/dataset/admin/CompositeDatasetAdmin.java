@@ -5,6 +5,8 @@ import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.DatasetNotFoundException;
 import io.snapds.dataset.DatasetProperties;
 import io.snapds.dataset.StorageException;
+import io.snapds.dataset.store.CommitClock;
+import io.snapds.dataset.store.HBaseMetadataStore;
 import io.snapds.dataset.store.PropertiesCodec;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -22,6 +24,7 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.tephra.TransactionSystemClient;
 
 /**
  * The one place that knows a dataset is three tables: data, metadata and lock. Each operation is
@@ -35,10 +38,17 @@ public final class CompositeDatasetAdmin {
 
   private final DatasetId dataset;
   private final Connection connection;
+  private final TransactionSystemClient txClient;
 
   public CompositeDatasetAdmin(DatasetId dataset, Connection connection) {
+    this(dataset, connection, null);
+  }
+
+  /** An admin that can also upgrade the metadata format (that needs transactions). */
+  public CompositeDatasetAdmin(DatasetId dataset, Connection connection, TransactionSystemClient txClient) {
     this.dataset = dataset;
     this.connection = connection;
+    this.txClient = txClient;
   }
 
   public DatasetId dataset() {
@@ -88,8 +98,17 @@ public final class CompositeDatasetAdmin {
     });
   }
 
+  /** The metadata format version recorded in the properties row. */
+  public int formatVersion() {
+    return PropertiesCodec.formatVersion(dataset, propertyMap());
+  }
+
   /** The properties recorded at create, validated. */
   public DatasetProperties properties() {
+    return PropertiesCodec.decode(dataset, propertyMap());
+  }
+
+  private Map<String, String> propertyMap() {
     try (Table meta = connection.getTable(dataset.metaTable())) {
       Result r = meta.get(new Get(PROPERTIES_ROW).addFamily(META_FAMILY));
       if (r.isEmpty()) {
@@ -97,7 +116,7 @@ public final class CompositeDatasetAdmin {
       }
       Map<String, String> m = new LinkedHashMap<>();
       r.getFamilyMap(META_FAMILY).forEach((k, v) -> m.put(Bytes.toString(k), Bytes.toString(v)));
-      return PropertiesCodec.decode(dataset, m);
+      return m;
     } catch (org.apache.hadoop.hbase.TableNotFoundException e) {
       throw new DatasetNotFoundException(dataset, "table " + dataset.metaTable() + " is missing");
     } catch (IOException e) {
@@ -117,15 +136,36 @@ public final class CompositeDatasetAdmin {
     });
   }
 
-  /** Adds what a newer library version needs (missing families, version settings). */
-  public void upgrade() {
+  /**
+   * Adds what a newer library version needs (missing families, version settings) and upgrades
+   * the metadata to the current format in place, keeping every committed snapshot, history
+   * entry, tag and run id. Safe to run again. Returns the format version the dataset had.
+   *
+   * @throws IllegalStateException if the metadata needs upgrading and this admin was made
+   *     without a transaction client
+   */
+  public int upgrade() {
     DatasetProperties properties = properties();
+    int format = formatVersion();
     run("upgrading", admin -> {
       for (TableAdmin part : parts(admin, properties)) {
         part.upgrade();
       }
       return null;
     });
+    if (format < PropertiesCodec.FORMAT_VERSION) {
+      if (txClient == null) {
+        throw new IllegalStateException("upgrading dataset " + dataset + " from metadata format " + format
+            + " needs a transaction client: use SnapshotDatasets.admin(id)");
+      }
+      new HBaseMetadataStore(dataset, connection, txClient, properties.commitRetries(),
+          CommitClock.TRANSACTION_MANAGER).upgradeFromFormat1();
+      run("recording the format of", admin -> {
+        writeProperties(properties);
+        return null;
+      });
+    }
+    return format;
   }
 
   /** Drops whichever of the three tables exist. */

@@ -3,237 +3,132 @@ package io.snapds.dataset.store;
 import com.google.common.base.Splitter;
 import io.snapds.dataset.CorruptMetadataException;
 import io.snapds.dataset.DatasetId;
-import io.snapds.dataset.HistoryEntry;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotState;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.ArrayList;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * The metadata table's row layout, in one place. Transactional rows, each under a one-byte kind:
- * <pre>
- *   s                      version, current             the state row; every commit writes it
- *   n + id(8)              state, created, rows, ...    one row per snapshot
- *   h + millis(8) + version(8) + i(2)   id, reason      history of the current pointer
- *   r + runId              id                           run-id index (idempotent runs)
- *   k + sourceKey          id                           source-key index (shared builds)
- *   f + lockName           token                        highest fencing token seen per lock
- * </pre>
- * The non-transactional {@code p} row holds the dataset properties (see {@link PropertiesCodec}).
+ * The columns of a snapshot record ({@code n + id} row): one line per {@link SnapshotInfo}
+ * field, so a new field is one new line here. A column whose value would be the default is
+ * absent. {@link #changes} gives the columns that differ between two records, so a state change
+ * writes one or two columns, not all of them.
  */
 final class MetadataCodec {
-  static final byte STATE = 's';
-  static final byte SNAPSHOT = 'n';
-  static final byte HISTORY = 'h';
-  static final byte RUN = 'r';
-  static final byte SOURCE = 'k';
-  static final byte FENCE = 'f';
-  static final byte[] STATE_ROW = {STATE};
+  /** One field: its column, how to write it (null = absent), how to read it into a builder. */
+  private record Field(String column, Function<SnapshotInfo, byte[]> encode, Decoder decode) {}
 
-  private static final byte[] VERSION = Bytes.toBytes("version");
-  private static final byte[] CURRENT = Bytes.toBytes("current");
-  private static final byte[] ID = Bytes.toBytes("id");
-  private static final byte[] REASON = Bytes.toBytes("reason");
-  private static final byte[] TOKEN = Bytes.toBytes("token");
-
-  private final DatasetId dataset;
-
-  MetadataCodec(DatasetId dataset) {
-    this.dataset = dataset;
+  @FunctionalInterface
+  private interface Decoder {
+    void apply(SnapshotInfo.Builder b, Columns c);
   }
 
-  /** Rebuilds the state from the visible transactional rows. */
-  DatasetState decode(NavigableMap<byte[], NavigableMap<byte[], byte[]>> rows) {
-    long version = 0;
-    SnapshotId current = null;
-    Map<SnapshotId, SnapshotInfo> snapshots = new TreeMap<>();
-    List<HistoryEntry> history = new ArrayList<>();
-    Map<String, SnapshotId> runs = new HashMap<>();
-    Map<String, SnapshotId> sources = new HashMap<>();
-    Map<String, Long> fences = new HashMap<>();
-    for (var row : rows.entrySet()) {
-      byte[] key = row.getKey();
-      Columns cols = new Columns(dataset, key, row.getValue());
-      switch (key[0]) {
-        case STATE -> {
-          version = cols.longValue(VERSION);
-          long cur = cols.optionalLong("current", 0);
-          current = cur == 0 ? null : cols.id(cur);
-        }
-        case SNAPSHOT -> {
-          SnapshotInfo info = decodeSnapshot(cols, suffixId(key, 1, cols));
-          snapshots.put(info.id(), info);
-        }
-        case HISTORY -> history.add(new HistoryEntry(
-            Instant.ofEpochMilli(Bytes.toLong(cols.checkLength(key, 19), 1)),
-            cols.id(cols.longValue(ID)), cols.string(REASON)));
-        case RUN -> runs.put(Bytes.toString(key, 1, key.length - 1), cols.id(cols.longValue(ID)));
-        case SOURCE -> sources.put(Bytes.toString(key, 1, key.length - 1), cols.id(cols.longValue(ID)));
-        case FENCE -> fences.put(Bytes.toString(key, 1, key.length - 1), cols.longValue(TOKEN));
-        default -> { } // the properties row and anything a newer version adds
+  private static final List<Field> FIELDS = List.of(
+      new Field("state", s -> Bytes.toBytes(s.state().name()), (b, c) -> b.state(c.state())),
+      new Field("created", s -> millis(s.createdAt()), (b, c) -> b.createdAt(c.instant("created", true))),
+      new Field("committed", s -> s.committedAt().map(MetadataCodec::millis).orElse(null),
+          (b, c) -> b.committedAt(c.instant("committed", false))),
+      new Field("rows", s -> nonZero(s.rowCount()), (b, c) -> b.rowCount(c.optionalLong("rows", 0))),
+      new Field("bytes", s -> nonZero(s.byteCount()), (b, c) -> b.byteCount(c.optionalLong("bytes", 0))),
+      new Field("writer", s -> s.writer().isEmpty() ? null : Bytes.toBytes(s.writer()),
+          (b, c) -> b.writer(c.optionalString("writer"))),
+      new Field("run", s -> s.runId().map(Bytes::toBytes).orElse(null), (b, c) -> b.runId(c.optionalString("run"))),
+      new Field("source", s -> s.sourceKey().map(Bytes::toBytes).orElse(null),
+          (b, c) -> b.sourceKey(c.optionalString("source"))),
+      new Field("parent", s -> s.parentId().map(SnapshotId::toBytes).orElse(null), (b, c) -> b.parentId(c.optionalId("parent"))),
+      new Field("tags", s -> s.tags().isEmpty() ? null : Bytes.toBytes(String.join("\n", s.tags())),
+          (b, c) -> b.tags(c.lines("tags"))),
+      new Field("token", s -> nonZero(s.fencingToken()), (b, c) -> b.fencingToken(c.optionalLong("token", 0))),
+      new Field("cfence", s -> nonZero(s.cleanupFence()), (b, c) -> b.cleanupFence(c.optionalLong("cfence", 0))),
+      new Field("cleaned", s -> s.cleanedAt().map(MetadataCodec::millis).orElse(null),
+          (b, c) -> b.cleanedAt(c.instant("cleaned", false))),
+      new Field("summary", MetadataCodec::encodeSummary, (b, c) -> b.summary(c.summary())));
+
+  private static final Map<String, byte[]> QUALIFIERS = new TreeMap<>();
+
+  static {
+    FIELDS.forEach(f -> QUALIFIERS.put(f.column(), Bytes.toBytes(f.column())));
+  }
+
+  private MetadataCodec() {}
+
+  static SnapshotInfo decode(DatasetId dataset, byte[] row, SnapshotId id, NavigableMap<byte[], byte[]> cols) {
+    Columns c = new Columns(dataset, row, cols);
+    SnapshotInfo.Builder b = SnapshotInfo.builder(id);
+    for (Field f : FIELDS) {
+      f.decode().apply(b, c);
+    }
+    return b.build();
+  }
+
+  /**
+   * Calls {@code out} with (column, value) for every column that differs between {@code before}
+   * (null: nothing recorded) and {@code after}; a null value means "delete the column".
+   */
+  static void changes(SnapshotInfo before, SnapshotInfo after, BiConsumer<byte[], byte[]> out) {
+    for (Field f : FIELDS) {
+      byte[] now = f.encode().apply(after);
+      byte[] was = before == null ? null : f.encode().apply(before);
+      if (!Objects.deepEquals(was, now)) {
+        out.accept(QUALIFIERS.get(f.column()), now);
       }
     }
-    if (current != null && !snapshots.containsKey(current)) {
-      throw new CorruptMetadataException(dataset, "s", "current snapshot " + current + " has no record");
-    }
-    return new DatasetState(version, current, snapshots, history, runs, sources, fences);
   }
 
-  private SnapshotId suffixId(byte[] key, int offset, Columns cols) {
-    if (key.length < offset + 8) {
-      throw cols.corrupt("row key too short for a snapshot id");
-    }
-    return cols.id(Bytes.toLong(key, offset));
+  private static byte[] millis(Instant t) {
+    return Bytes.toBytes(t.toEpochMilli());
   }
 
-  private SnapshotInfo decodeSnapshot(Columns c, SnapshotId id) {
-    SnapshotState state;
-    String stateName = c.string(Bytes.toBytes("state"));
-    try {
-      state = SnapshotState.valueOf(stateName);
-    } catch (IllegalArgumentException e) {
-      throw c.corrupt("unknown state '" + stateName + "'");
-    }
-    long parent = c.optionalLong("parent", 0);
-    String tags = c.optionalString("tags");
-    Set<String> tagSet = new LinkedHashSet<>();
-    if (tags != null && !tags.isEmpty()) {
-      Splitter.on('\n').split(tags).forEach(tagSet::add);
-    }
-    long committed = c.optionalLong("committed", 0);
-    long cleaned = c.optionalLong("cleaned", 0);
-    return SnapshotInfo.builder(id).state(state)
-        .createdAt(Instant.ofEpochMilli(c.longValue(Bytes.toBytes("created"))))
-        .committedAt(committed == 0 ? null : Instant.ofEpochMilli(committed))
-        .rowCount(c.optionalLong("rows", 0)).byteCount(c.optionalLong("bytes", 0))
-        .writer(c.optionalString("writer")).runId(c.optionalString("run"))
-        .sourceKey(c.optionalString("source")).parentId(parent == 0 ? null : c.id(parent))
-        .tags(tagSet).fencingToken(c.optionalLong("token", 0))
-        .cleanupFence(c.optionalLong("cfence", 0))
-        .cleanedAt(cleaned == 0 ? null : Instant.ofEpochMilli(cleaned))
-        .summary(decodeSummary(c.optionalString("summary"))).build();
+  private static byte[] nonZero(long v) {
+    return v == 0 ? null : Bytes.toBytes(v);
   }
 
-  private static Map<String, String> decodeSummary(String text) {
-    Map<String, String> m = new TreeMap<>();
-    if (text != null && !text.isEmpty()) {
-      for (String line : Splitter.on('\n').split(text)) {
-        int eq = line.indexOf('=');
-        m.put(eq < 0 ? line : line.substring(0, eq), eq < 0 ? "" : line.substring(eq + 1));
-      }
+  private static byte[] encodeSummary(SnapshotInfo s) {
+    if (s.summary().isEmpty()) {
+      return null;
     }
-    return m;
-  }
-
-  /** Writes into {@code table} what differs between base and updated, plus the state row. */
-  void encodeChanges(DatasetState base, DatasetState updated, TxMetaTable table) {
-    table.put(STATE_ROW, VERSION, Bytes.toBytes(base.version() + 1));
-    if (!base.current().equals(updated.current())) {
-      table.put(STATE_ROW, CURRENT, Bytes.toBytes(updated.current().map(SnapshotId::value).orElse(0L)));
-    }
-    updated.snapshots().forEach((id, info) -> {
-      if (!info.equals(base.snapshots().get(id))) {
-        encodeSnapshot(info, table);
-      }
-    });
-    List<HistoryEntry> added = updated.history().subList(base.history().size(), updated.history().size());
-    for (int i = 0; i < added.size(); i++) {
-      HistoryEntry h = added.get(i);
-      // time, then the commit's version: unique, and in the order the changes happened
-      byte[] row = Bytes.add(Bytes.add(new byte[] {HISTORY}, Bytes.toBytes(h.at().toEpochMilli())),
-          Bytes.toBytes(base.version() + 1), Bytes.toBytes((short) i));
-      table.put(row, ID, h.snapshot().toBytes());
-      table.put(row, REASON, Bytes.toBytes(h.reason()));
-    }
-    updated.runIndex().forEach((run, id) -> {
-      if (!id.equals(base.runIndex().get(run))) {
-        table.put(Bytes.add(new byte[] {RUN}, Bytes.toBytes(run)), ID, id.toBytes());
-      }
-    });
-    updated.sourceIndex().forEach((key, id) -> {
-      if (!id.equals(base.sourceIndex().get(key))) {
-        table.put(Bytes.add(new byte[] {SOURCE}, Bytes.toBytes(key)), ID, id.toBytes());
-      }
-    });
-    updated.fences().forEach((lock, token) -> {
-      if (!token.equals(base.fences().get(lock))) {
-        table.put(Bytes.add(new byte[] {FENCE}, Bytes.toBytes(lock)), TOKEN, Bytes.toBytes(token));
-      }
-    });
-  }
-
-  private void encodeSnapshot(SnapshotInfo s, TxMetaTable t) {
-    byte[] row = Bytes.add(new byte[] {SNAPSHOT}, s.id().toBytes());
-    put(t, row, "state", Bytes.toBytes(s.state().name()));
-    put(t, row, "created", Bytes.toBytes(s.createdAt().toEpochMilli()));
-    put(t, row, "committed", s.committedAt().map(i -> Bytes.toBytes(i.toEpochMilli())).orElse(null));
-    put(t, row, "rows", Bytes.toBytes(s.rowCount()));
-    put(t, row, "bytes", Bytes.toBytes(s.byteCount()));
-    put(t, row, "writer", Bytes.toBytes(s.writer()));
-    put(t, row, "run", s.runId().map(Bytes::toBytes).orElse(null));
-    put(t, row, "source", s.sourceKey().map(Bytes::toBytes).orElse(null));
-    put(t, row, "parent", s.parentId().map(SnapshotId::toBytes).orElse(null));
-    put(t, row, "tags", s.tags().isEmpty() ? null : Bytes.toBytes(String.join("\n", s.tags())));
-    put(t, row, "token", Bytes.toBytes(s.fencingToken()));
-    put(t, row, "cfence", Bytes.toBytes(s.cleanupFence()));
-    StringBuilder summary = new StringBuilder();
-    s.summary().forEach((k, v) -> summary.append(summary.length() == 0 ? "" : "\n").append(k).append('=').append(v));
-    put(t, row, "summary", summary.length() == 0 ? null : Bytes.toBytes(summary.toString()));
-    put(t, row, "cleaned", s.cleanedAt().map(i -> Bytes.toBytes(i.toEpochMilli())).orElse(null));
-  }
-
-  private static void put(TxMetaTable t, byte[] row, String qualifier, byte[] value) {
-    if (value == null) {
-      t.delete(row, Bytes.toBytes(qualifier));
-    } else {
-      t.put(row, Bytes.toBytes(qualifier), value);
-    }
+    StringBuilder out = new StringBuilder();
+    s.summary().forEach((k, v) -> out.append(out.length() == 0 ? "" : "\n").append(k).append('=').append(v));
+    return Bytes.toBytes(out.toString());
   }
 
   /** The visible columns of one row, with decoding that names the row when it fails. */
-  private record Columns(DatasetId dataset, byte[] row, NavigableMap<byte[], byte[]> values) {
+  record Columns(DatasetId dataset, byte[] row, NavigableMap<byte[], byte[]> values) {
     CorruptMetadataException corrupt(String detail) {
       return new CorruptMetadataException(dataset, Bytes.toStringBinary(row), detail);
     }
 
-    byte[] checkLength(byte[] key, int length) {
-      if (key.length != length) {
-        throw corrupt("row key must be " + length + " bytes, is " + key.length);
-      }
-      return key;
-    }
-
-    byte[] required(byte[] q) {
-      byte[] v = values.get(q);
+    byte[] required(String q) {
+      byte[] v = values.get(Bytes.toBytes(q));
       if (v == null) {
-        throw corrupt("missing column '" + Bytes.toString(q) + "'");
+        throw corrupt("missing column '" + q + "'");
       }
       return v;
     }
 
-    long longValue(byte[] q) {
+    long longValue(String q) {
       byte[] v = required(q);
       if (v.length != Long.BYTES) {
-        throw corrupt("column '" + Bytes.toString(q) + "' must be 8 bytes, is " + v.length);
+        throw corrupt("column '" + q + "' must be 8 bytes, is " + v.length);
       }
       return Bytes.toLong(v);
     }
 
     long optionalLong(String q, long dflt) {
-      byte[] key = Bytes.toBytes(q);
-      return values.containsKey(key) ? longValue(key) : dflt;
+      return values.containsKey(Bytes.toBytes(q)) ? longValue(q) : dflt;
     }
 
-    String string(byte[] q) {
+    String string(String q) {
       return Bytes.toString(required(q));
     }
 
@@ -242,11 +137,51 @@ final class MetadataCodec {
       return v == null ? null : Bytes.toString(v);
     }
 
+    Instant instant(String q, boolean required) {
+      if (!required && !values.containsKey(Bytes.toBytes(q))) {
+        return null;
+      }
+      long v = longValue(q);
+      return !required && v == 0 ? null : Instant.ofEpochMilli(v);
+    }
+
     SnapshotId id(long value) {
       if (value <= 0) {
         throw corrupt("invalid snapshot id " + value);
       }
       return SnapshotId.of(value);
+    }
+
+    SnapshotId optionalId(String q) {
+      long v = optionalLong(q, 0);
+      return v == 0 ? null : id(v);
+    }
+
+    SnapshotState state() {
+      String name = string("state");
+      try {
+        return SnapshotState.valueOf(name);
+      } catch (IllegalArgumentException e) {
+        throw corrupt("unknown state '" + name + "'");
+      }
+    }
+
+    Set<String> lines(String q) {
+      String text = optionalString(q);
+      Set<String> out = new LinkedHashSet<>();
+      if (text != null && !text.isEmpty()) {
+        Splitter.on('\n').split(text).forEach(out::add);
+      }
+      return out;
+    }
+
+    Map<String, String> summary() {
+      Map<String, String> m = new TreeMap<>();
+      for (String line : lines("summary")) {
+        int eq = line.indexOf('=');
+        m.put(eq < 0 ? line : line.substring(0, eq), eq < 0 ? "" : line.substring(eq + 1));
+      }
+      return m;
     }
   }
 }

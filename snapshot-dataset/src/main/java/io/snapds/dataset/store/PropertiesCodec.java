@@ -16,7 +16,12 @@ import java.util.Map;
  * person edited into nonsense fails the open with the bad key and value named.
  */
 public final class PropertiesCodec {
-  public static final int FORMAT_VERSION = 1;
+  /**
+   * 2: the bounded layout of {@link MetadataLayout} (indexes, pointer-row counters, history
+   * horizon). 1: the first layout, which every read scanned whole; upgrade it with
+   * {@code CompositeDatasetAdmin.upgrade()} or {@code snapds upgrade}.
+   */
+  public static final int FORMAT_VERSION = 2;
 
   private PropertiesCodec() {}
 
@@ -36,7 +41,14 @@ public final class PropertiesCodec {
     m.put("lock.retry.max.backoff", l.retryMaxBackoff().toString());
     m.put("build.max.time", p.maxBuildTime().toString());
     m.put("commit.retries", Integer.toString(p.commitRetries()));
+    m.put("history.retain.last", Integer.toString(p.historyRetainLast()));
+    p.historyRetainMaxAge().ifPresent(a -> m.put("history.retain.max.age", a.toString()));
     return m;
+  }
+
+  /** The format version recorded in the properties. */
+  public static int formatVersion(DatasetId dataset, Map<String, String> m) {
+    return new Reader(dataset, m).integer("format.version");
   }
 
   public static DatasetProperties decode(DatasetId dataset, Map<String, String> m) {
@@ -64,6 +76,8 @@ public final class PropertiesCodec {
           .retention(retention).lockSettings(lock)
           .maxBuildTime(r.duration("build.max.time"))
           .commitRetries(r.integer("commit.retries"))
+          .historyHorizon(m.containsKey("history.retain.last") ? r.integer("history.retain.last") : 100,
+              m.containsKey("history.retain.max.age") ? r.duration("history.retain.max.age") : null)
           .build();
     } catch (IllegalArgumentException e) {
       throw new CorruptMetadataException(dataset, "p", "invalid properties: " + e.getMessage());

@@ -1,0 +1,48 @@
+package io.snapds.dataset;
+
+import io.snapds.dataset.store.MetadataStore;
+import io.snapds.dataset.store.MetadataView;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the metadata table small, as part of cleanup: removes the cells that failed (invalid)
+ * transactions wrote, so that truncating Tephra's invalid list can never make them visible, and
+ * deletes what lies past the history horizon ({@code history.retain.last},
+ * {@code history.retain.max.age}). Versions superseded for everyone are pruned by every update
+ * on the rows it touches (see the store); this class handles rows nobody touches again.
+ */
+final class MetadataPruner {
+  private static final Logger LOG = LoggerFactory.getLogger(MetadataPruner.class);
+
+  private final DatasetId dataset;
+  private final MetadataStore store;
+  private final DatasetProperties properties;
+
+  MetadataPruner(DatasetId dataset, MetadataStore store, DatasetProperties properties) {
+    this.dataset = dataset;
+    this.store = store;
+    this.properties = properties;
+  }
+
+  /** What one run removed. */
+  record Pruned(int failedCells, MetadataView.HorizonTrim horizon) {}
+
+  /** @param invalids Tephra's invalid list as a transaction of this cleanup saw it */
+  Pruned run(long[] invalids) {
+    List<Long> failed = new ArrayList<>(invalids.length);
+    for (long t : invalids) {
+      failed.add(t);
+    }
+    int cells = store.removeVersionsOf(failed);
+    MetadataView.HorizonTrim trim = store.update("trim metadata to the history horizon",
+        view -> view.trimToHorizon(properties.historyRetainLast(), properties.historyRetainMaxAge(),
+            NewSnapshot::lockName));
+    if (cells > 0 || trim.historyEntries() > 0 || trim.snapshotRecords() > 0) {
+      LOG.debug("dataset {}: removed {} cells of failed transactions; past the horizon: {}", dataset, cells, trim);
+    }
+    return new Pruned(cells, trim);
+  }
+}

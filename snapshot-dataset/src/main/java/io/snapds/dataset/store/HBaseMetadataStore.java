@@ -1,0 +1,212 @@
+package io.snapds.dataset.store;
+
+import dev.failsafe.Failsafe;
+import dev.failsafe.FailsafeException;
+import dev.failsafe.RetryPolicy;
+import io.snapds.dataset.CommitConflictException;
+import io.snapds.dataset.CommitStateUnknownException;
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.StorageException;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.TimestampsFilter;
+import org.apache.tephra.Transaction;
+import org.apache.tephra.TransactionAware;
+import org.apache.tephra.TransactionConflictException;
+import org.apache.tephra.TransactionFailureException;
+import org.apache.tephra.TransactionSystemClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link MetadataStore} on the dataset's HBase metadata table with Tephra transactions.
+ *
+ * <p>An update runs in a short transaction: the operation reads through a {@link LayoutView}
+ * (only the rows it asks for), the view's writes and the pruning of versions nobody can see go
+ * to HBase, and Tephra commits. A read outside a transaction starts a short transaction for its
+ * visibility (the in-progress and invalid lists: only the transaction service knows them, and a
+ * stale copy would let {@code pin()}'s re-check miss an expiry) and aborts it at the end: a
+ * read-only transaction has nothing to commit, and an abort never conflicts or fails the read.
+ */
+public final class HBaseMetadataStore implements MetadataStore {
+  private static final Logger LOG = LoggerFactory.getLogger(HBaseMetadataStore.class);
+
+  private final DatasetId dataset;
+  private final Connection connection;
+  private final TableName metaTable;
+  private final TransactionSystemClient txClient;
+  private final CommitClock clock;
+  private final RetryPolicy<Object> conflictRetry;
+  private final LongAdder bytesRead = new LongAdder();
+
+  public HBaseMetadataStore(DatasetId dataset, Connection connection, TransactionSystemClient txClient,
+      int retries, CommitClock clock) {
+    this.dataset = dataset;
+    this.connection = connection;
+    this.metaTable = dataset.metaTable();
+    this.txClient = txClient;
+    this.clock = clock;
+    this.conflictRetry = RetryPolicy.builder()
+        .handle(TransactionConflictException.class)
+        .withMaxRetries(retries)
+        .withBackoff(Duration.ofMillis(5), Duration.ofMillis(500))
+        .withJitter(0.25)
+        .build();
+  }
+
+  @Override
+  public TransactionAware newTransactionAware() {
+    return new TxMetaTable(connection, metaTable, bytesRead, false);
+  }
+
+  @Override
+  public MetadataView view(TransactionAware aware) {
+    return new LayoutView(dataset, (TxMetaTable) aware, clock);
+  }
+
+  @Override
+  public long bytesRead() {
+    return bytesRead.sum();
+  }
+
+  @Override
+  public <T> T read(Function<MetadataView, T> reader) {
+    Transaction tx = txClient.startShort();
+    try {
+      TxMetaTable table = new TxMetaTable(connection, metaTable, bytesRead, false);
+      table.startTx(tx);
+      return reader.apply(new LayoutView(dataset, table, clock));
+    } finally {
+      txClient.abort(tx);
+    }
+  }
+
+  @Override
+  public <T> T update(String operation, Operation<T> op) {
+    try {
+      return Failsafe.with(conflictRetry).get(() -> attempt(operation, op));
+    } catch (FailsafeException e) {
+      if (e.getCause() instanceof TransactionConflictException) {
+        throw new CommitConflictException(dataset, operation, e.getCause());
+      }
+      throw new StorageException(operation + " on " + dataset, e.getCause());
+    }
+  }
+
+  private <T> T attempt(String operation, Operation<T> op) throws TransactionConflictException {
+    Transaction tx = txClient.startShort();
+    TxMetaTable table = new TxMetaTable(connection, metaTable, bytesRead, true);
+    table.startTx(tx);
+    boolean done = false;
+    try {
+      LayoutView view = new LayoutView(dataset, table, clock);
+      T result = op.apply(view);
+      if (!view.changed()) {
+        txClient.abort(tx);
+        done = true;
+        return result;
+      }
+      view.flush();
+      Collection<byte[]> changes = table.getTxChanges();
+      txClient.canCommitOrThrow(tx, changes);
+      table.commitTx();
+      commitOrUnknown(operation, tx);
+      table.postTxCommit();
+      done = true;
+      return result;
+    } catch (TransactionConflictException e) {
+      LOG.debug("{} on {} conflicted, retrying from a fresh base", operation, dataset);
+      throw e;
+    } catch (TransactionFailureException e) {
+      throw new StorageException(operation + " on " + dataset, e);
+    } catch (CommitStateUnknownException e) {
+      done = true; // never roll back a commit whose outcome is unknown
+      throw e;
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new StorageException(operation + " on " + dataset, e);
+    } finally {
+      if (!done) {
+        rollback(table, tx);
+      }
+    }
+  }
+
+  private void commitOrUnknown(String operation, Transaction tx) throws TransactionConflictException {
+    try {
+      txClient.commitOrThrow(tx);
+    } catch (TransactionConflictException e) {
+      throw e;
+    } catch (TransactionFailureException | RuntimeException e) {
+      throw new CommitStateUnknownException(dataset, operation, e);
+    }
+  }
+
+  private void rollback(TxMetaTable table, Transaction tx) {
+    try {
+      if (table.rollbackTx()) {
+        txClient.abort(tx);
+        return;
+      }
+    } catch (Exception e) {
+      LOG.warn("rolling back metadata of {} failed; invalidating transaction {}", dataset,
+          tx.getTransactionId(), e);
+    }
+    txClient.invalidate(tx.getTransactionId());
+  }
+
+  /**
+   * Rewrites format 1 metadata into format 2 (see {@link MetadataUpgrade}) in one transaction.
+   * Returns the number of snapshot records kept.
+   */
+  public int upgradeFromFormat1() {
+    return update("upgrade metadata format", view -> MetadataUpgrade.apply(dataset, (LayoutView) view));
+  }
+
+  @Override
+  public int removeVersionsOf(Collection<Long> failedTransactions) {
+    if (failedTransactions.isEmpty()) {
+      return 0;
+    }
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    for (long t : failedTransactions) {
+      min = Math.min(min, t);
+      max = Math.max(max, t);
+    }
+    List<Delete> deletes = new ArrayList<>();
+    try (Table table = connection.getTable(metaTable)) {
+      Scan scan = new Scan().addFamily(TxMetaTable.FAMILY).readAllVersions().setTimeRange(min, max + 1)
+          .setFilter(new TimestampsFilter(new ArrayList<>(failedTransactions)));
+      try (ResultScanner scanner = table.getScanner(scan)) {
+        for (Result r : scanner) {
+          Delete d = new Delete(r.getRow());
+          for (Cell c : r.rawCells()) {
+            d.addColumn(TxMetaTable.FAMILY, CellUtil.cloneQualifier(c), c.getTimestamp());
+          }
+          deletes.add(d);
+        }
+      }
+      int cells = deletes.stream().mapToInt(Delete::size).sum();
+      table.delete(deletes);
+      return cells;
+    } catch (IOException e) {
+      throw new StorageException("removing metadata of failed transactions of " + dataset, e);
+    }
+  }
+}

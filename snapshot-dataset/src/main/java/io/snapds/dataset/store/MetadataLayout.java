@@ -1,0 +1,78 @@
+package io.snapds.dataset.store;
+
+import io.snapds.dataset.SnapshotId;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * The row keys of the metadata table (format 2), in one place. Transactional rows, each under a
+ * one-byte kind:
+ * <pre>
+ *   s                                   the pointer row: version, current, history counters
+ *   n + id(8)                           one record per snapshot (see {@link MetadataCodec})
+ *   c + id(8)                           index: committed (retained) snapshots
+ *   b + id(8)                           index: snapshots BUILDING
+ *   g + id(8)                           index: expired/aborted snapshots awaiting cleanup
+ *   d + id(8)                           index: cleaned snapshots, until the horizon drops them
+ *   t + tag                             tag to snapshot id
+ *   h + millis(8) + version(8) + i(2)   history of the current pointer, in commit order
+ *   r + runId, k + sourceKey            run-id and source-key indexes
+ *   f + lockName                        highest fencing token seen per lock
+ *   z + writePointer(8) + row           rows deleted by that transaction, to purge physically
+ * </pre>
+ * The non-transactional {@code p} row holds the dataset properties (see {@link PropertiesCodec}).
+ */
+final class MetadataLayout {
+  static final byte STATE = 's';
+  static final byte SNAPSHOT = 'n';
+  static final byte COMMITTED = 'c';
+  static final byte BUILDING = 'b';
+  static final byte GARBAGE = 'g';
+  static final byte CLEANED = 'd';
+  static final byte TAG = 't';
+  static final byte HISTORY = 'h';
+  static final byte RUN = 'r';
+  static final byte SOURCE = 'k';
+  static final byte FENCE = 'f';
+  static final byte PURGE = 'z';
+  static final byte[] STATE_ROW = {STATE};
+
+  static final byte[] VERSION = Bytes.toBytes("version");
+  static final byte[] CURRENT = Bytes.toBytes("current");
+  static final byte[] HISTORY_COUNT = Bytes.toBytes("hcount");
+  static final byte[] CLEANED_COUNT = Bytes.toBytes("dcount");
+  static final byte[] LAST_AT = Bytes.toBytes("last.at");
+  static final byte[] HORIZON_AT = Bytes.toBytes("horizon.at");
+  static final byte[] HORIZON_ID = Bytes.toBytes("horizon.id");
+  static final byte[] ID = Bytes.toBytes("id");
+  static final byte[] REASON = Bytes.toBytes("reason");
+  static final byte[] TOKEN = Bytes.toBytes("token");
+  static final byte[] MARK = Bytes.toBytes("x");
+  static final byte[] PRESENT = {1};
+
+  private MetadataLayout() {}
+
+  static byte[] key(byte kind, SnapshotId id) {
+    return Bytes.add(new byte[] {kind}, id.toBytes());
+  }
+
+  static byte[] key(byte kind, String name) {
+    return Bytes.add(new byte[] {kind}, Bytes.toBytes(name));
+  }
+
+  static byte[] kindStart(byte kind) {
+    return new byte[] {kind};
+  }
+
+  static byte[] kindStop(byte kind) {
+    return new byte[] {(byte) (kind + 1)};
+  }
+
+  static byte[] historyKey(long millis, long version, int i) {
+    return Bytes.add(Bytes.add(new byte[] {HISTORY}, Bytes.toBytes(millis)), Bytes.toBytes(version),
+        Bytes.toBytes((short) i));
+  }
+
+  static byte[] purgeKey(long writePointer, byte[] row) {
+    return Bytes.add(new byte[] {PURGE}, Bytes.toBytes(writePointer), row);
+  }
+}

@@ -1,0 +1,101 @@
+package io.snapds.dataset.store;
+
+import io.snapds.dataset.HistoryEntry;
+import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotInfo;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import org.apache.tephra.Transaction;
+
+/**
+ * The metadata of one dataset as one transaction sees it, read on demand: each method reads only
+ * the rows it needs (the pointer row, one snapshot record, an index range) and caches them for
+ * the rest of the transaction. Changes are recorded with the {@code put...}/{@link #moveCurrent}
+ * methods; reads after a change see it. The store writes only the columns that changed.
+ *
+ * <p>Costs do not grow with the number of publishes ever made: {@link #current()} is one row,
+ * {@link #snapshot} one row, {@link #retained()}, {@link #building()} and
+ * {@link #awaitingCleanup()} read index ranges as long as those sets are, and
+ * {@link #history()}/{@link #snapshots()} read what the history horizon keeps.
+ */
+public interface MetadataView {
+  /** The transaction the view reads in (write pointer, in-progress and invalid lists). */
+  Transaction transaction();
+
+  Optional<SnapshotId> current();
+
+  Optional<SnapshotInfo> currentInfo();
+
+  /** The record of one snapshot; empty if none was ever recorded or it is past the horizon. */
+  Optional<SnapshotInfo> snapshot(SnapshotId id);
+
+  /** True when {@code id} is at or below the newest snapshot whose record the horizon deleted. */
+  boolean pastHorizon(SnapshotId id);
+
+  /** Committed snapshots, newest first. */
+  List<SnapshotInfo> retained();
+
+  /** Snapshots still BUILDING, oldest first. */
+  List<SnapshotInfo> building();
+
+  /** Expired and aborted snapshots whose rows are not yet deleted, oldest first. */
+  List<SnapshotInfo> awaitingCleanup();
+
+  /** Every snapshot record the horizon keeps, newest first. */
+  List<SnapshotInfo> snapshots();
+
+  Optional<SnapshotInfo> tagged(String tag);
+
+  /** The changes of the current pointer the horizon keeps, oldest first. */
+  List<HistoryEntry> history();
+
+  /** The newest history entry at or before {@code time}. */
+  Optional<HistoryEntry> currentAt(Instant time);
+
+  /** The time of the newest history entry the horizon deleted, if it deleted any. */
+  Optional<Instant> historyHorizon();
+
+  Optional<SnapshotId> snapshotForRun(String runId);
+
+  Optional<SnapshotId> snapshotForSource(String sourceKey);
+
+  /** Highest fencing token recorded for a lock, 0 if none. */
+  long fence(String lockName);
+
+  /**
+   * The commit time of this transaction: the transaction manager's clock (encoded in the write
+   * pointer) and never before the newest history entry, so times follow the commit order.
+   */
+  Instant commitTime();
+
+  /** Records a snapshot's new record; the indexes (retained, building, cleanup, tags) follow it. */
+  void putSnapshot(SnapshotInfo info);
+
+  /** Makes {@code id} current and appends a history entry at {@link #commitTime()}. */
+  void moveCurrent(SnapshotId id, String reason);
+
+  void putRun(String runId, SnapshotId id);
+
+  void putSource(String sourceKey, SnapshotId id);
+
+  void putFence(String lockName, long token);
+
+  /**
+   * Deletes what lies past the history horizon: history entries beyond the newest
+   * {@code keepLast} that are older than {@code maxAge} (if given), and likewise the records of
+   * cleaned snapshots with their run-id, source-key and (when no writer of the key is left)
+   * fence rows; then physically purges rows whose deletion every transaction already sees.
+   *
+   * @param lockOfSource the lock name of a source key, for its fence row
+   */
+  HorizonTrim trimToHorizon(int keepLast, Optional<Duration> maxAge, Function<String, String> lockOfSource);
+
+  /** What {@link #trimToHorizon} removed: history entries, snapshot records, rows purged. */
+  record HorizonTrim(int historyEntries, int snapshotRecords, int rowsPurged) {}
+
+  /** True when something was recorded. */
+  boolean changed();
+}
