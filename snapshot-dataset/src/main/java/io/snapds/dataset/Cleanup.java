@@ -77,6 +77,7 @@ final class Cleanup {
     });
     dead.forEach(id -> LOG.warn("dataset {}: snapshot {} was left BUILDING by a writer that is gone; aborted",
         dataset, id));
+    endFinishedBuilds();
 
     // a fresh transaction: what is in progress now, and what the metadata says now
     Probe probe = store.update("cleanup probe", (base, tx) -> new MetadataStore.Change<>(base, new Probe(base, tx)));
@@ -87,8 +88,13 @@ final class Cleanup {
       if (!needsCleanup(s) || s.cleanupFence() == 0) {
         continue;
       }
-      boolean readersGone = s.state() == SnapshotState.ABORTED || probe.oldestInProgress() > s.cleanupFence();
+      boolean readersGone = s.state() == SnapshotState.ABORTED || probe.oldestReader() > s.cleanupFence();
       if (readersGone && locks.livePins(s.id()) == 0) {
+        if (s.state() != SnapshotState.ABORTED) {
+          // before the first delete: a reader that outlived its protection checks this mark
+          // after reading, and fails instead of returning what is left (CleanedCheck)
+          locks.markCleaning(s.id());
+        }
         rows += data.deleteSnapshot(s.id(), DELETE_BATCH);
         cleaned.add(s.id());
       } else {
@@ -121,19 +127,70 @@ final class Cleanup {
         truncate.add(id.value());
       }
     }
+    // published snapshots' building transactions wrote nothing transactional: the invalid list
+    // has no reason to keep them (a writer that died after publishing leaves its one there)
+    for (SnapshotInfo s : probe.state().snapshots().values()) {
+      if (s.state().isReadable() || s.state() == SnapshotState.EXPIRED) {
+        if (invalid.contains(s.id().value())) {
+          truncate.add(s.id().value());
+        }
+      }
+    }
     if (!truncate.isEmpty()) {
       txClient.truncateInvalidTx(new HashSet<>(truncate));
     }
     return truncate;
   }
 
+  /**
+   * Ends the building transactions of published snapshots that are still in progress: their
+   * writer died (or stalled) after the publish committed. Left alone, each would count as a
+   * reader of every dataset until it timed out, and then sit in the invalid list.
+   */
+  private void endFinishedBuilds() {
+    Probe probe = store.update("find finished builds", (base, tx) -> new MetadataStore.Change<>(base, new Probe(base, tx)));
+    for (SnapshotInfo s : probe.state().snapshots().values()) {
+      if (s.state() != SnapshotState.BUILDING && s.state() != SnapshotState.ABORTED
+          && probe.inProgress().contains(s.id().value())) {
+        LOG.info("dataset {}: snapshot {} is {} but its building transaction is still open; ending it",
+            dataset, s.id(), s.state());
+        txClient.invalidate(s.id().value());
+      }
+    }
+  }
+
   private static boolean needsCleanup(SnapshotInfo s) {
     return (s.state() == SnapshotState.EXPIRED || s.state() == SnapshotState.ABORTED) && s.cleanedAt().isEmpty();
   }
 
-  private record Probe(DatasetState state, long oldestInProgress, long[] invalids) {
+  /**
+   * What a fresh transaction sees: the metadata, and the oldest transaction in progress that may
+   * read this dataset. Not readers: this dataset's own building transactions (every snapshot id
+   * is one; they only write), and long transactions older than the oldest short one (other
+   * applications' long jobs; a long transaction that reads this dataset holds a reader pin, see
+   * {@code SnapshotDataset.startTx}).
+   */
+  private record Probe(DatasetState state, long oldestReader, Set<Long> inProgress, long[] invalids) {
     Probe(DatasetState state, Transaction tx) {
-      this(state, tx.getInProgress().length == 0 ? Long.MAX_VALUE : tx.getInProgress()[0], tx.getInvalids());
+      this(state, oldestReader(state, tx), inProgressSet(tx), tx.getInvalids());
+    }
+
+    private static long oldestReader(DatasetState state, Transaction tx) {
+      long firstShort = tx.getFirstShortInProgress();
+      for (long id : tx.getInProgress()) { // ascending
+        if (id >= firstShort && !state.snapshots().containsKey(SnapshotId.of(id))) {
+          return id;
+        }
+      }
+      return Long.MAX_VALUE;
+    }
+
+    private static Set<Long> inProgressSet(Transaction tx) {
+      Set<Long> ids = new HashSet<>();
+      for (long id : tx.getInProgress()) {
+        ids.add(id);
+      }
+      return ids;
     }
   }
 }

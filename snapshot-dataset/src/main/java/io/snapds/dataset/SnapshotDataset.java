@@ -22,6 +22,7 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.tephra.Transaction;
 import org.apache.tephra.TransactionAware;
 import org.apache.tephra.TransactionSystemClient;
+import org.apache.tephra.TransactionType;
 
 /**
  * A versioned dataset in HBase whose readers always see one complete snapshot. Open one with
@@ -65,6 +66,8 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
   private final TransactionAware metaView;
   private Transaction tx;
   private DatasetState txState;
+  /** The reader pin of a long transaction (see {@link #LONG_TX_PIN_TTL}). */
+  private ReaderPin txPin;
 
   SnapshotDataset(DatasetId id, DatasetProperties properties, Connection connection,
       TransactionSystemClient txClient, Clock clock) {
@@ -90,11 +93,22 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
 
   // ---- Tephra callbacks: pin the current snapshot for the transaction ----
 
+  /**
+   * How long the reader pin of a long transaction lasts if its process dies without ending it.
+   * Cleanup does not wait for long transactions (other applications run them for hours), so a
+   * long transaction that reads this dataset says so with a pin.
+   */
+  static final Duration LONG_TX_PIN_TTL = Duration.ofDays(1);
+
   @Override
   public void startTx(Transaction transaction) {
     metaView.startTx(transaction);
     this.tx = transaction;
     this.txState = store.read(metaView);
+    if (transaction.getType() == TransactionType.LONG && txState.current().isPresent()) {
+      txPin = new ReaderPin(locks, id, clock, txState.current().get(),
+          "long-tx:" + transaction.getTransactionId(), LONG_TX_PIN_TTL);
+    }
   }
 
   @Override
@@ -134,6 +148,11 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
   private void endTx() {
     tx = null;
     txState = null;
+    if (txPin != null) {
+      ReaderPin pin = txPin;
+      txPin = null;
+      pin.close();
+    }
   }
 
   @Override
@@ -150,7 +169,7 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
   private SnapshotReader pinned() {
     SnapshotId pinned = pinnedSnapshot().orElseThrow(() -> new SnapshotNotAvailableException(id,
         "dataset " + id + " has no published snapshot yet"));
-    return new FixedSnapshotReader(data, pinned);
+    return reader(pinned);
   }
 
   // ---- SnapshotReader over the pinned snapshot ----
@@ -192,13 +211,13 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
     DatasetState state = state();
     SnapshotId current = state.current().orElseThrow(() -> new SnapshotNotAvailableException(id,
         "dataset " + id + " has no published snapshot yet"));
-    return new FixedSnapshotReader(data, current);
+    return reader(current);
   }
 
   /** @throws SnapshotNotAvailableException if the snapshot does not exist or is not committed */
   public SnapshotReader readSnapshot(SnapshotId snapshot) {
     checkNotNull(snapshot, "snapshot id must not be null");
-    return new FixedSnapshotReader(data, readable(state(), snapshot).id());
+    return reader(readable(state(), snapshot).id());
   }
 
   /**
@@ -218,7 +237,7 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
     if (asOf == null) {
       throw new SnapshotNotAvailableException(id, "dataset " + id + " had no current snapshot at " + time);
     }
-    return new FixedSnapshotReader(data, readable(state, asOf).id());
+    return reader(readable(state, asOf).id());
   }
 
   /** A reader of the snapshot tagged {@code tag}. */
@@ -226,10 +245,16 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
     DatasetState state = state();
     for (SnapshotInfo s : state.snapshots().values()) {
       if (s.tags().contains(tag)) {
-        return new FixedSnapshotReader(data, readable(state, s.id()).id());
+        return reader(readable(state, s.id()).id());
       }
     }
     throw new SnapshotNotAvailableException(id, "dataset " + id + " has no snapshot tagged '" + tag + "'");
+  }
+
+  /** A reader of {@code snapshot} that fails rather than return rows cleanup may have cut short. */
+  private SnapshotReader reader(SnapshotId snapshot) {
+    return new FixedSnapshotReader(data, snapshot, new CleanedCheck(locks, id, snapshot,
+        tx != null ? CleanedCheck.IN_TRANSACTION : CleanedCheck.NO_TRANSACTION));
   }
 
   private SnapshotInfo readable(DatasetState state, SnapshotId snapshot) {
@@ -379,7 +404,7 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
     checkNotNull(snapshot, "snapshot id must not be null");
     checkArgument(owner != null && !owner.isBlank(), "pin owner must not be empty");
     readable(state(), snapshot);
-    ReaderPin pin = new ReaderPin(locks, clock, snapshot, owner, ttl);
+    ReaderPin pin = new ReaderPin(locks, id, clock, snapshot, owner, ttl);
     // pin first, then check again: an expiry and cleanup between the first check and the pin
     // row would otherwise go unnoticed; after the pin row exists, cleanup leaves the rows alone
     try {
@@ -389,6 +414,56 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
       throw e;
     }
     return pin;
+  }
+
+  /**
+   * Whether cleanup has begun deleting (or has deleted) {@code snapshot}'s rows: a reader that
+   * resumes a snapshot it chose earlier (a Hive query's later stage) must not read it then.
+   */
+  public boolean isCleaned(SnapshotId snapshot) {
+    checkNotNull(snapshot, "snapshot id must not be null");
+    return locks.isCleaning(snapshot) || state().snapshot(snapshot).flatMap(SnapshotInfo::cleanedAt).isPresent();
+  }
+
+  /** How many times {@link #pinCurrent} resolves and pins again when publishes keep landing. */
+  static final int PIN_CURRENT_ATTEMPTS = 10;
+
+  /**
+   * Pins the snapshot that is current at the moment the pin holds: resolves the current
+   * snapshot, pins it, and reads the current pointer again; if a publish landed in between (and
+   * retention may have expired what was pinned), releases that pin and tries again, a bounded
+   * number of times. Readers asking for "the current snapshot" (MapReduce, Hive) use this, so a
+   * steady stream of publishes does not make them fail.
+   *
+   * @throws SnapshotNotAvailableException if nothing was published yet, or the current snapshot
+   *     changed on every one of {@value #PIN_CURRENT_ATTEMPTS} attempts
+   */
+  public ReaderPin pinCurrent(String owner, Duration ttl) {
+    checkArgument(owner != null && !owner.isBlank(), "pin owner must not be empty");
+    SnapshotId current = currentId(store.readLatest());
+    for (int attempt = 1; attempt <= PIN_CURRENT_ATTEMPTS; attempt++) {
+      ReaderPin pin = new ReaderPin(locks, id, clock, current, owner, ttl);
+      SnapshotId now;
+      try {
+        now = currentId(store.readLatest());
+      } catch (RuntimeException e) {
+        pin.close();
+        throw e;
+      }
+      if (now.equals(current)) {
+        return pin; // current while pinned: no cleanup can take it from here on
+      }
+      pin.close();
+      current = now;
+    }
+    throw new SnapshotNotAvailableException(id, "the current snapshot of " + id + " changed on each of "
+        + PIN_CURRENT_ATTEMPTS + " attempts to pin it (last " + current + "); publishes land faster than a pin"
+        + " is taken: retry, or pin an explicit snapshot id");
+  }
+
+  private SnapshotId currentId(DatasetState state) {
+    return state.current().orElseThrow(() -> new SnapshotNotAvailableException(id,
+        "dataset " + id + " has no published snapshot yet"));
   }
 
   // ---- locks ----
@@ -403,15 +478,41 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
   }
 
   /**
-   * Revokes whatever lease holds the lock. The holder is fenced: it can no longer publish.
-   * Returns the lease that was revoked, if any.
+   * Revokes whatever lease holds the lock, in this order: the dataset's fence for the lock is
+   * raised above the holder's token, the holder's BUILDING snapshot is aborted (in the same
+   * metadata transaction) and its building transaction invalidated, and only then is the lease
+   * freed. So the revoked holder can never publish, not even between the steps, and a break
+   * whose fence could not be raised frees nothing (it throws, and the holder keeps its lease).
+   * Returns the lease that was revoked, if any. A grant made while breaking is a newer lease and
+   * is left alone.
+   *
+   * @throws CommitConflictException if the fence could not be raised (nothing was changed)
    */
   public Optional<LockLease> breakLock(String lockName) {
-    Optional<LockLease> broken = locks.breakLock(lockName);
-    broken.ifPresent(lease -> store.update("fence broken lock " + lockName, (base, tx) ->
-        new MetadataStore.Change<>(base.fence(lockName) > lease.token() ? base
-            : base.withFence(lockName, lease.token() + 1), null)));
-    return broken;
+    checkArgument(lockName != null && !lockName.isEmpty(), "lock name must not be empty");
+    Optional<LockLease> holder = locks.status(lockName).lease();
+    if (holder.isEmpty()) {
+      return Optional.empty();
+    }
+    long token = holder.get().token();
+    List<SnapshotId> aborted = store.update("fence broken lock " + lockName, (base, t) -> {
+      DatasetState updated = base.fence(lockName) > token ? base : base.withFence(lockName, token + 1);
+      List<SnapshotId> revoked = new java.util.ArrayList<>();
+      for (SnapshotInfo s : base.snapshots().values()) {
+        if (s.state() == SnapshotState.BUILDING && s.fencingToken() <= token
+            && lockName.equals(NewSnapshot.lockName(s.sourceKey().orElse(null)))) {
+          updated = updated.withSnapshot(s.toBuilder().state(SnapshotState.ABORTED)
+              .cleanupFence(t.getWritePointer()).build());
+          revoked.add(s.id());
+        }
+      }
+      return new MetadataStore.Change<>(updated, revoked);
+    });
+    for (SnapshotId s : aborted) {
+      txClient.invalidate(s.value()); // its building transaction may never end by itself
+    }
+    locks.breakLock(lockName, token);
+    return holder;
   }
 
   // ---- for the parts of this package ----
