@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.snapds.dataset.CleanupResult;
-import io.snapds.dataset.DatasetProperties;
-import io.snapds.dataset.RetentionPolicy;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotDatasets;
 import io.snapds.dataset.SnapshotInfo;
@@ -33,8 +31,7 @@ class CleanupWaitsOnlyForReadersIT {
   private final MiniCluster cluster = MiniCluster.get();
 
   private SnapshotDataset create(String name) {
-    return cluster.datasets().create(MiniCluster.uniqueDataset(name),
-        DatasetProperties.builder().retention(RetentionPolicy.retainLast(1)).build());
+    return Fixtures.retainingOne(cluster, name);
   }
 
   private TransactionSnapshot tephra() {

@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.snapds.dataset.DatasetProperties;
 import io.snapds.dataset.ReaderPin;
-import io.snapds.dataset.RetentionPolicy;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotNotAvailableException;
@@ -36,8 +34,7 @@ class ReaderPinsIT {
   private final MiniCluster cluster = MiniCluster.get();
 
   private SnapshotDataset create(String name) {
-    return cluster.datasets().create(MiniCluster.uniqueDataset(name),
-        DatasetProperties.builder().retention(RetentionPolicy.retainLast(1)).build());
+    return Fixtures.retainingOne(cluster, name);
   }
 
   private int livePins(SnapshotDataset ds, SnapshotInfo s) {
