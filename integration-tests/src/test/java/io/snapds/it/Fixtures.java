@@ -1,11 +1,15 @@
 package io.snapds.it;
 
+import io.snapds.dataset.DatasetProperties;
+import io.snapds.dataset.RetentionPolicy;
 import io.snapds.dataset.RowScan;
 import io.snapds.dataset.RowScanner;
+import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotReader;
 import io.snapds.dataset.SnapshotRow;
 import io.snapds.dataset.SnapshotWriter;
+import io.snapds.dataset.testing.MiniCluster;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32;
@@ -14,6 +18,12 @@ import org.apache.hadoop.hbase.util.Bytes;
 /** Writing and verifying test snapshots whose summary records their own row count and checksum. */
 final class Fixtures {
   private Fixtures() {}
+
+  /** A new dataset that retains only its current snapshot, so each publish expires the one before. */
+  static SnapshotDataset retainingOne(MiniCluster cluster, String name) {
+    return cluster.datasets().create(MiniCluster.uniqueDataset(name),
+        DatasetProperties.builder().retention(RetentionPolicy.retainLast(1)).build());
+  }
 
   static byte[] key(int i) {
     return Bytes.toBytes(String.format("k%06d", i));

@@ -20,8 +20,11 @@ import org.slf4j.LoggerFactory;
  * <p>An expired snapshot may still be read by a transaction that started before the expiry was
  * committed. So each expired snapshot first gets a <em>cleanup fence</em>: the id of a
  * transaction that saw it expired, and hence started after the expiry committed. Its rows are
- * deleted once every transaction in progress is newer than the fence (Tephra's in-progress
- * list), and no reader pin holds it. Aborted snapshots were never visible and go at once.
+ * deleted once every transaction in progress that may read the dataset is newer than the fence
+ * (Tephra's in-progress list, less this dataset's own building transactions and other
+ * applications' long transactions: see {@code Probe}), and no reader pin holds it. Before the
+ * first delete it marks the snapshot as being cleaned, so a reader that outlived its protection
+ * fails instead of reading a short result. Aborted snapshots were never visible and go at once.
  *
  * <p>Dead writers are found here too: a snapshot still BUILDING whose building transaction is no
  * longer in progress (it timed out or its client died) is aborted. Once an aborted writer's rows
@@ -82,14 +85,14 @@ final class Cleanup {
 
   /**
    * The cleanup-eligibility rule: a fenced snapshot awaiting cleanup whose readers are gone
-   * (aborted ones never had any; expired ones once every transaction in progress is newer than
+   * (aborted ones never had any; expired ones once every possible reader in progress is newer than
    * the fence) and that no reader pin holds.
    */
-  static boolean eligible(SnapshotInfo s, long oldestInProgress, int livePins) {
+  static boolean eligible(SnapshotInfo s, long oldestReader, int livePins) {
     if (!needsCleanup(s) || s.cleanupFence() == 0) {
       return false;
     }
-    boolean readersGone = s.state() == SnapshotState.ABORTED || oldestInProgress > s.cleanupFence();
+    boolean readersGone = s.state() == SnapshotState.ABORTED || oldestReader > s.cleanupFence();
     return readersGone && livePins == 0;
   }
 
@@ -97,9 +100,10 @@ final class Cleanup {
     List<SnapshotId> dead = store.update("abort dead writers", Cleanup::abortDeadWriters);
     dead.forEach(id -> LOG.warn("dataset {}: snapshot {} was left BUILDING by a writer that is gone; aborted",
         dataset, id));
+    endFinishedBuilds();
 
     // a fresh transaction: what is in progress now, and what the metadata says now
-    Probe probe = store.read(view -> new Probe(view.awaitingCleanup(), view.transaction()));
+    Probe probe = store.read(Probe::of);
     List<SnapshotId> cleaned = new ArrayList<>();
     List<SnapshotId> deferred = new ArrayList<>();
     long rows = 0;
@@ -107,7 +111,12 @@ final class Cleanup {
       if (!needsCleanup(s) || s.cleanupFence() == 0) {
         continue;
       }
-      if (eligible(s, probe.oldestInProgress(), locks.livePins(s.id()))) {
+      if (eligible(s, probe.oldestReader(), locks.livePins(s.id()))) {
+        if (s.state() != SnapshotState.ABORTED) {
+          // before the first delete: a reader that outlived its protection checks this mark
+          // after reading, and fails instead of returning what is left (CleanedCheck)
+          locks.markCleaning(s.id());
+        }
         rows += data.deleteSnapshot(s.id(), DELETE_BATCH);
         cleaned.add(s.id());
       } else {
@@ -139,19 +148,73 @@ final class Cleanup {
         truncate.add(id.value());
       }
     }
+    // published snapshots' building transactions wrote nothing transactional: the invalid list
+    // has no reason to keep them (a writer that died after publishing leaves its one there)
+    for (SnapshotId id : probe.published()) {
+      if (invalid.contains(id.value())) {
+        truncate.add(id.value());
+      }
+    }
     if (!truncate.isEmpty()) {
       txClient.truncateInvalidTx(new HashSet<>(truncate));
     }
     return truncate;
   }
 
+  /**
+   * Ends the building transactions of published snapshots that are still in progress: their
+   * writer died (or stalled) after the publish committed. Left alone, each would count as a
+   * reader of every dataset until it timed out, and then sit in the invalid list. Reads one
+   * record per transaction in progress, whatever the history.
+   */
+  private void endFinishedBuilds() {
+    List<SnapshotInfo> finished = store.read(view -> {
+      List<SnapshotInfo> found = new ArrayList<>();
+      for (long id : view.transaction().getInProgress()) {
+        view.snapshot(SnapshotId.of(id))
+            .filter(s -> s.state() != SnapshotState.BUILDING && s.state() != SnapshotState.ABORTED)
+            .ifPresent(found::add);
+      }
+      return found;
+    });
+    for (SnapshotInfo s : finished) {
+      LOG.info("dataset {}: snapshot {} is {} but its building transaction is still open; ending it",
+          dataset, s.id(), s.state());
+      txClient.invalidate(s.id().value());
+    }
+  }
+
   static boolean needsCleanup(SnapshotInfo s) {
     return (s.state() == SnapshotState.EXPIRED || s.state() == SnapshotState.ABORTED) && s.cleanedAt().isEmpty();
   }
 
-  private record Probe(List<SnapshotInfo> awaiting, long oldestInProgress, long[] invalids) {
-    Probe(List<SnapshotInfo> awaiting, Transaction tx) {
-      this(awaiting, tx.getInProgress().length == 0 ? Long.MAX_VALUE : tx.getInProgress()[0], tx.getInvalids());
+  /**
+   * What a fresh transaction sees: the snapshots awaiting cleanup, the published ones (retained or
+   * expired and not yet cleaned), and the oldest transaction in progress that may read this
+   * dataset. Not readers: this dataset's own building transactions (every snapshot id is one; they
+   * only write), and long transactions older than the oldest short one (other applications' long
+   * jobs; a long transaction that reads this dataset holds a reader pin, see
+   * {@code SnapshotDataset.startTx}).
+   */
+  private record Probe(List<SnapshotInfo> awaiting, List<SnapshotId> published, long oldestReader, long[] invalids) {
+    static Probe of(MetadataView view) {
+      Transaction tx = view.transaction();
+      List<SnapshotInfo> awaiting = view.awaitingCleanup();
+      List<SnapshotId> published = new ArrayList<>();
+      view.retained().forEach(s -> published.add(s.id()));
+      awaiting.stream().filter(s -> s.state() == SnapshotState.EXPIRED).forEach(s -> published.add(s.id()));
+      return new Probe(awaiting, published, oldestReader(view, tx), tx.getInvalids());
+    }
+
+    /** One record read per short transaction in progress (a handful), never the whole history. */
+    private static long oldestReader(MetadataView view, Transaction tx) {
+      long firstShort = tx.getFirstShortInProgress();
+      for (long id : tx.getInProgress()) { // ascending
+        if (id >= firstShort && view.snapshot(SnapshotId.of(id)).isEmpty()) {
+          return id;
+        }
+      }
+      return Long.MAX_VALUE;
     }
 
     boolean aborted(SnapshotId id) {

@@ -1,17 +1,25 @@
 package io.snapds.dataset;
 
 import io.snapds.dataset.store.DataTable;
+import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 
-/** Reads one snapshot id through the data table. */
+/**
+ * Reads one snapshot id through the data table. Every read checks, after it has read, that
+ * cleanup has not begun deleting the snapshot ({@link CleanedCheck}): a get or scan that could
+ * have missed deleted rows fails with {@link SnapshotCleanedException} instead.
+ */
 final class FixedSnapshotReader implements SnapshotReader {
   private final DataTable data;
   private final SnapshotId snapshot;
+  private final CleanedCheck cleaned;
 
-  FixedSnapshotReader(DataTable data, SnapshotId snapshot) {
+  FixedSnapshotReader(DataTable data, SnapshotId snapshot, CleanedCheck cleaned) {
     this.data = data;
     this.snapshot = snapshot;
+    this.cleaned = cleaned;
   }
 
   @Override
@@ -26,21 +34,76 @@ final class FixedSnapshotReader implements SnapshotReader {
 
   @Override
   public Optional<SnapshotRow> get(byte[] key, RowScan projection) {
-    return data.get(snapshot, key, projection);
+    Optional<SnapshotRow> row = data.get(snapshot, key, projection);
+    cleaned.verify();
+    return row;
   }
 
   @Override
   public List<Optional<SnapshotRow>> get(List<byte[]> keys) {
-    return data.get(snapshot, keys, RowScan.all());
+    List<Optional<SnapshotRow>> rows = data.get(snapshot, keys, RowScan.all());
+    cleaned.verify();
+    return rows;
   }
 
   @Override
   public RowScanner scan(RowScan scan) {
-    return data.scan(snapshot, scan);
+    return new CheckedScanner(data.scan(snapshot, scan), cleaned);
   }
 
   @Override
   public String toString() {
     return "SnapshotReader{" + data.name() + " @ " + snapshot + "}";
+  }
+
+  /** Checks once, when the rows run out (or when closed before that). */
+  private static final class CheckedScanner implements RowScanner {
+    private final RowScanner scanner;
+    private final CleanedCheck cleaned;
+    private boolean checked;
+
+    CheckedScanner(RowScanner scanner, CleanedCheck cleaned) {
+      this.scanner = scanner;
+      this.cleaned = cleaned;
+    }
+
+    private void check() {
+      if (!checked) {
+        checked = true;
+        cleaned.verify();
+      }
+    }
+
+    @Override
+    public Iterator<SnapshotRow> iterator() {
+      Iterator<SnapshotRow> rows = scanner.iterator();
+      return new Iterator<>() {
+        @Override
+        public boolean hasNext() {
+          if (rows.hasNext()) {
+            return true;
+          }
+          check();
+          return false;
+        }
+
+        @Override
+        public SnapshotRow next() {
+          if (!hasNext()) {
+            throw new NoSuchElementException();
+          }
+          return rows.next();
+        }
+      };
+    }
+
+    @Override
+    public void close() {
+      try {
+        check();
+      } finally {
+        scanner.close();
+      }
+    }
   }
 }

@@ -6,11 +6,13 @@ import io.snapds.dataset.lock.LockLease;
 import io.snapds.dataset.store.MetadataStore;
 import io.snapds.dataset.store.MetadataView;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.apache.tephra.Transaction;
+import org.apache.tephra.TransactionSystemClient;
 
 /**
  * Begins a snapshot: {@code dataset.newSnapshot().runId("run-42").begin()}. Beginning takes the
@@ -62,6 +64,9 @@ public final class NewSnapshot {
   public NewSnapshot sourceKey(String sourceKey) {
     checkArgument(sourceKey != null && !sourceKey.isBlank() && sourceKey.length() <= MAX_ID_LENGTH,
         "source key must be 1-%s characters, got '%s'", MAX_ID_LENGTH, sourceKey);
+    // NUL ends a lock name in the lock table's waiter rows: "a" and "a\0b" would share them
+    checkArgument(sourceKey.indexOf('\0') < 0, "source key must not contain NUL (\\0), got '%s'",
+        sourceKey.replace("\0", "\\0"));
     this.sourceKey = sourceKey;
     return this;
   }
@@ -79,15 +84,17 @@ public final class NewSnapshot {
    * @throws FencedWriterException when a newer lease began meanwhile
    */
   public SnapshotWriter begin() {
-    Optional<SnapshotInfo> existing = store.read(view -> published(view, runId, sourceKey));
-    if (existing.isPresent()) {
-      return new SnapshotWriterImpl(dataset, existing.get());
-    }
     String lockName = lockName(sourceKey);
-    LockLease lease = dataset.locks().acquire(lockName, owner, dataset.properties().lockSettings());
+    Latest latest = store.read(view -> new Latest(published(view, runId, sourceKey), view.fence(lockName)));
+    if (latest.published().isPresent()) {
+      return new SnapshotWriterImpl(dataset, latest.published().get());
+    }
+    // a token above the recorded fence, even when the lock table forgot its tokens
+    LockLease lease = dataset.locks().acquire(lockName, owner, dataset.properties().lockSettings(),
+        latest.fence());
     Transaction buildTx = null;
     try {
-      buildTx = dataset.txClient().startShort((int) dataset.properties().maxBuildTime().getSeconds());
+      buildTx = startBuild(dataset.txClient(), dataset.id(), dataset.properties().maxBuildTime());
       SnapshotId id = SnapshotId.of(buildTx.getWritePointer());
       List<SnapshotId> fencedOut = new ArrayList<>();
       Optional<SnapshotInfo> published = store.update("begin snapshot " + id, view -> {
@@ -161,6 +168,26 @@ public final class NewSnapshot {
     view.putFence(lockName, token);
     return fencedOut;
   }
+
+  /**
+   * Starts a building transaction whose timeout is the dataset's max build time.
+   *
+   * @throws IllegalArgumentException naming the max build time when the transaction service
+   *     refuses a timeout that long (above its {@code data.tx.max.timeout}, whose value Tephra's
+   *     refusal quotes)
+   */
+  static Transaction startBuild(TransactionSystemClient txClient, DatasetId dataset, Duration maxBuildTime) {
+    try {
+      return txClient.startShort((int) maxBuildTime.getSeconds());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("max build time " + maxBuildTime + " (" + maxBuildTime.getSeconds()
+          + " s) of dataset " + dataset + " is refused by the transaction service: " + e.getMessage()
+          + "; lower the dataset's build.max.time or raise Tephra's data.tx.max.timeout", e);
+    }
+  }
+
+  /** What a writer reads before it takes the lock: a snapshot its run or key published, and the lock's fence. */
+  private record Latest(Optional<SnapshotInfo> published, long fence) {}
 
   static String lockName(String sourceKey) {
     return sourceKey == null ? WRITER_LOCK : "source/" + sourceKey;

@@ -1,10 +1,9 @@
 package io.snapds.dataset;
 
-import static com.google.common.base.Preconditions.checkArgument;
-
 import io.snapds.dataset.lock.LockTable;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * A reader's claim on one snapshot, recorded in the lock table: while it is live (not released,
@@ -14,18 +13,23 @@ import java.time.Duration;
  */
 public final class ReaderPin implements AutoCloseable {
   private final LockTable locks;
+  private final DatasetId dataset;
   private final Clock clock;
   private final SnapshotId snapshot;
   private final String owner;
   private final String pinId;
+  private volatile Instant expires;
 
-  ReaderPin(LockTable locks, Clock clock, SnapshotId snapshot, String owner, Duration ttl) {
-    checkArgument(ttl != null && ttl.toMillis() > 0, "pin time-to-live must be > 0, got %s", ttl);
+  ReaderPin(LockTable locks, DatasetId dataset, Clock clock, SnapshotId snapshot, String owner, Duration ttl) {
+    Durations.checkPositive(ttl, "pin time-to-live");
     this.locks = locks;
+    this.dataset = dataset;
     this.clock = clock;
     this.snapshot = snapshot;
     this.owner = owner;
-    this.pinId = locks.pin(snapshot, owner, clock.instant().plus(ttl));
+    Instant until = clock.instant().plus(ttl);
+    this.pinId = locks.pin(snapshot, owner, until);
+    this.expires = until;
   }
 
   public SnapshotId snapshotId() {
@@ -36,10 +40,27 @@ public final class ReaderPin implements AutoCloseable {
     return pinId;
   }
 
-  /** Extends the pin to {@code ttl} from now. */
-  public void renew(Duration ttl) {
-    checkArgument(ttl != null && ttl.toMillis() > 0, "pin time-to-live must be > 0, got %s", ttl);
-    locks.renewPin(snapshot, pinId, owner, clock.instant().plus(ttl));
+  /** When the pin lapses unless renewed. */
+  public Instant expiresAt() {
+    return expires;
+  }
+
+  /**
+   * Extends the pin to {@code ttl} from now. A pin that lapsed can be renewed as long as cleanup
+   * has not collected it (then nothing of its snapshot was deleted yet).
+   *
+   * @throws SnapshotNotAvailableException if the pin is gone: it lapsed and cleanup collected it
+   *     (the snapshot's rows may be deleted), or it was released; take a new pin instead
+   */
+  public synchronized void renew(Duration ttl) {
+    Durations.checkPositive(ttl, "pin time-to-live");
+    Instant until = clock.instant().plus(ttl);
+    if (!locks.renewPin(snapshot, pinId, expires, until)) {
+      throw new SnapshotNotAvailableException(dataset, "reader pin " + pinId + " of '" + owner + "' on snapshot "
+          + snapshot + " is gone: it lapsed at " + expires + " and cleanup collected it (or it was released),"
+          + " so the snapshot's rows may be deleted; pin a readable snapshot again");
+    }
+    expires = until;
   }
 
   /** Releases the pin; idempotent. */

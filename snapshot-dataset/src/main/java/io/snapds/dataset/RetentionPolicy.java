@@ -38,6 +38,8 @@ public final class RetentionPolicy {
   public RetentionPolicy withMaxAge(Duration maxAge) {
     checkNotNull(maxAge, "maxAge must not be null");
     checkArgument(!maxAge.isNegative() && !maxAge.isZero(), "maxAge must be > 0, got %s", maxAge);
+    checkArgument(maxAge.compareTo(Durations.MAX) <= 0, "maxAge must be at most %s (100 years), got %s",
+        Durations.MAX, maxAge);
     return new RetentionPolicy(retainLast, maxAge);
   }
 

@@ -25,6 +25,7 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.tephra.Transaction;
 import org.apache.tephra.TransactionAware;
 import org.apache.tephra.TransactionSystemClient;
+import org.apache.tephra.TransactionType;
 
 /**
  * A versioned dataset in HBase whose readers always see one complete snapshot. Open one with
@@ -68,6 +69,8 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
   private final TransactionAware metaView;
   private Transaction tx;
   private MetadataView txView;
+  /** The reader pin of a long transaction (see {@link #LONG_TX_PIN_TTL}). */
+  private ReaderPin txPin;
 
   SnapshotDataset(DatasetId id, DatasetProperties properties, Connection connection,
       TransactionSystemClient txClient, Clock clock, CommitClock commitClock) {
@@ -93,12 +96,23 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
 
   // ---- Tephra callbacks: pin the current snapshot for the transaction ----
 
+  /**
+   * How long the reader pin of a long transaction lasts if its process dies without ending it.
+   * Cleanup does not wait for long transactions (other applications run them for hours), so a
+   * long transaction that reads this dataset says so with a pin.
+   */
+  static final Duration LONG_TX_PIN_TTL = Duration.ofDays(1);
+
   @Override
   public void startTx(Transaction transaction) {
     metaView.startTx(transaction);
     this.tx = transaction;
     this.txView = store.view(metaView);
-    txView.current(); // resolve the pin now: one row, the pointer
+    Optional<SnapshotId> current = txView.current(); // resolve the pin now: one row, the pointer
+    if (transaction.getType() == TransactionType.LONG && current.isPresent()) {
+      txPin = new ReaderPin(locks, id, clock, current.get(), "long-tx:" + transaction.getTransactionId(),
+          LONG_TX_PIN_TTL);
+    }
   }
 
   @Override
@@ -138,6 +152,11 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
   private void endTx() {
     tx = null;
     txView = null;
+    if (txPin != null) {
+      ReaderPin pin = txPin;
+      txPin = null;
+      pin.close();
+    }
   }
 
   @Override
@@ -154,7 +173,7 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
   private SnapshotReader pinned() {
     SnapshotId pinned = pinnedSnapshot().orElseThrow(() -> new SnapshotNotAvailableException(id,
         "dataset " + id + " has no published snapshot yet"));
-    return new FixedSnapshotReader(data, pinned);
+    return reader(pinned);
   }
 
   // ---- SnapshotReader over the pinned snapshot ----
@@ -195,13 +214,13 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
   public SnapshotReader readCurrent() {
     SnapshotId current = read(MetadataView::current).orElseThrow(() -> new SnapshotNotAvailableException(id,
         "dataset " + id + " has no published snapshot yet"));
-    return new FixedSnapshotReader(data, current);
+    return reader(current);
   }
 
   /** @throws SnapshotNotAvailableException if the snapshot does not exist or is not committed */
   public SnapshotReader readSnapshot(SnapshotId snapshot) {
     checkNotNull(snapshot, "snapshot id must not be null");
-    return new FixedSnapshotReader(data, read(view -> readable(view, snapshot)).id());
+    return reader(read(view -> readable(view, snapshot)).id());
   }
 
   /**
@@ -211,7 +230,7 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
    */
   public SnapshotReader readAsOf(Instant time) {
     checkNotNull(time, "time must not be null");
-    return new FixedSnapshotReader(data, read(view -> {
+    return reader(read(view -> {
       HistoryEntry asOf = view.currentAt(time).orElseThrow(() -> view.historyHorizon().isPresent()
           ? new HistoryHorizonException(id, "time " + time)
           : new SnapshotNotAvailableException(id, "dataset " + id + " had no current snapshot at " + time));
@@ -221,8 +240,14 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
 
   /** A reader of the snapshot tagged {@code tag}. */
   public SnapshotReader readTag(String tag) {
-    return new FixedSnapshotReader(data, read(view -> readable(view, view.tagged(tag).orElseThrow(() ->
+    return reader(read(view -> readable(view, view.tagged(tag).orElseThrow(() ->
         new SnapshotNotAvailableException(id, "dataset " + id + " has no snapshot tagged '" + tag + "'")).id())).id());
+  }
+
+  /** A reader of {@code snapshot} that fails rather than return rows cleanup may have cut short. */
+  private SnapshotReader reader(SnapshotId snapshot) {
+    return new FixedSnapshotReader(data, snapshot, new CleanedCheck(locks, id, snapshot,
+        tx != null ? CleanedCheck.IN_TRANSACTION : CleanedCheck.NO_TRANSACTION));
   }
 
   private SnapshotInfo readable(MetadataView view, SnapshotId snapshot) {
@@ -392,7 +417,7 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
     checkNotNull(snapshot, "snapshot id must not be null");
     checkArgument(owner != null && !owner.isBlank(), "pin owner must not be empty");
     read(view -> readable(view, snapshot));
-    ReaderPin pin = new ReaderPin(locks, clock, snapshot, owner, ttl);
+    ReaderPin pin = new ReaderPin(locks, id, clock, snapshot, owner, ttl);
     // pin first, then check again: an expiry and cleanup between the first check and the pin
     // row would otherwise go unnoticed; after the pin row exists, cleanup leaves the rows alone
     try {
@@ -402,6 +427,58 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
       throw e;
     }
     return pin;
+  }
+
+  /**
+   * Whether cleanup has begun deleting (or has deleted) {@code snapshot}'s rows: a reader that
+   * resumes a snapshot it chose earlier (a Hive query's later stage) must not read it then.
+   */
+  public boolean isCleaned(SnapshotId snapshot) {
+    checkNotNull(snapshot, "snapshot id must not be null");
+    // a record past the horizon was deleted only after its snapshot had been cleaned
+    return locks.isCleaning(snapshot) || read(view -> view.snapshot(snapshot)
+        .map(s -> s.cleanedAt().isPresent()).orElseGet(() -> view.pastHorizon(snapshot)));
+  }
+
+  /** How many times {@link #pinCurrent} resolves and pins again when publishes keep landing. */
+  static final int PIN_CURRENT_ATTEMPTS = 10;
+
+  /**
+   * Pins the snapshot that is current at the moment the pin holds: resolves the current
+   * snapshot, pins it, and reads the current pointer again; if a publish landed in between (and
+   * retention may have expired what was pinned), releases that pin and tries again, a bounded
+   * number of times. Readers asking for "the current snapshot" (MapReduce, Hive) use this, so a
+   * steady stream of publishes does not make them fail.
+   *
+   * @throws SnapshotNotAvailableException if nothing was published yet, or the current snapshot
+   *     changed on every one of {@value #PIN_CURRENT_ATTEMPTS} attempts
+   */
+  public ReaderPin pinCurrent(String owner, Duration ttl) {
+    checkArgument(owner != null && !owner.isBlank(), "pin owner must not be empty");
+    SnapshotId current = currentId();
+    for (int attempt = 1; attempt <= PIN_CURRENT_ATTEMPTS; attempt++) {
+      ReaderPin pin = new ReaderPin(locks, id, clock, current, owner, ttl);
+      SnapshotId now;
+      try {
+        now = currentId();
+      } catch (RuntimeException e) {
+        pin.close();
+        throw e;
+      }
+      if (now.equals(current)) {
+        return pin; // current while pinned: no cleanup can take it from here on
+      }
+      pin.close();
+      current = now;
+    }
+    throw new SnapshotNotAvailableException(id, "the current snapshot of " + id + " changed on each of "
+        + PIN_CURRENT_ATTEMPTS + " attempts to pin it (last " + current + "); publishes land faster than a pin"
+        + " is taken: retry, or pin an explicit snapshot id");
+  }
+
+  private SnapshotId currentId() {
+    return read(MetadataView::current).orElseThrow(() -> new SnapshotNotAvailableException(id,
+        "dataset " + id + " has no published snapshot yet"));
   }
 
   // ---- locks ----
@@ -416,18 +493,42 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
   }
 
   /**
-   * Revokes whatever lease holds the lock. The holder is fenced: it can no longer publish.
-   * Returns the lease that was revoked, if any.
+   * Revokes whatever lease holds the lock, in this order: the dataset's fence for the lock is
+   * raised above the holder's token, the holder's BUILDING snapshot is aborted (in the same
+   * metadata transaction) and its building transaction invalidated, and only then is the lease
+   * freed. So the revoked holder can never publish, not even between the steps, and a break
+   * whose fence could not be raised frees nothing (it throws, and the holder keeps its lease).
+   * Returns the lease that was revoked, if any. A grant made while breaking is a newer lease and
+   * is left alone.
+   *
+   * @throws CommitConflictException if the fence could not be raised (nothing was changed)
    */
   public Optional<LockLease> breakLock(String lockName) {
-    Optional<LockLease> broken = locks.breakLock(lockName);
-    broken.ifPresent(lease -> store.update("fence broken lock " + lockName, view -> {
-      if (view.fence(lockName) <= lease.token()) {
-        view.putFence(lockName, lease.token() + 1);
+    checkArgument(lockName != null && !lockName.isEmpty(), "lock name must not be empty");
+    Optional<LockLease> holder = locks.status(lockName).lease();
+    if (holder.isEmpty()) {
+      return Optional.empty();
+    }
+    long token = holder.get().token();
+    List<SnapshotId> aborted = store.update("fence broken lock " + lockName, view -> {
+      if (view.fence(lockName) <= token) {
+        view.putFence(lockName, token + 1);
       }
-      return null;
-    }));
-    return broken;
+      List<SnapshotId> revoked = new java.util.ArrayList<>();
+      for (SnapshotInfo s : view.building()) {
+        if (s.fencingToken() <= token && lockName.equals(NewSnapshot.lockName(s.sourceKey().orElse(null)))) {
+          view.putSnapshot(s.toBuilder().state(SnapshotState.ABORTED)
+              .cleanupFence(view.transaction().getWritePointer()).build());
+          revoked.add(s.id());
+        }
+      }
+      return revoked;
+    });
+    for (SnapshotId s : aborted) {
+      txClient.invalidate(s.value()); // its building transaction may never end by itself
+    }
+    locks.breakLock(lockName, token);
+    return holder;
   }
 
   // ---- for the parts of this package ----

@@ -83,6 +83,8 @@ public final class SnapshotDatasets {
    */
   public SnapshotDataset create(DatasetId id, DatasetProperties properties) {
     checkNotNull(properties, "properties");
+    // a build time the transaction service refuses would fail every begin(): refuse it now
+    txClient.abort(NewSnapshot.startBuild(txClient, id, properties.maxBuildTime()));
     admin(id).create(properties);
     return open(id);
   }

@@ -20,6 +20,15 @@ public class SnapshotNotAvailableException extends SnapshotDatasetException {
     this.state = state;
   }
 
+  /** For subclasses that explain a particular reason. */
+  protected SnapshotNotAvailableException(DatasetId dataset, SnapshotId snapshot, SnapshotState state,
+      String message) {
+    super(message);
+    this.dataset = dataset;
+    this.snapshot = snapshot;
+    this.state = state;
+  }
+
   public SnapshotNotAvailableException(DatasetId dataset, String message) {
     super(message);
     this.dataset = dataset;

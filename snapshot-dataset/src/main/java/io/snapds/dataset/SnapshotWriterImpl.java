@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 final class SnapshotWriterImpl implements SnapshotWriter {
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotWriterImpl.class);
 
-  private enum Status { OPEN, COMMITTED, ABORTED, UNKNOWN, DETACHED }
+  private enum Status { OPEN, COMMITTED, ABORTED, UNKNOWN, DETACHED, WRITE_FAILED }
 
   private final SnapshotDataset dataset;
   private final MetadataStore store;
@@ -34,6 +34,8 @@ final class SnapshotWriterImpl implements SnapshotWriter {
   private long extraRows;
   private long extraBytes;
   private Status status = Status.OPEN;
+  /** The first write failure: rows it dropped are gone, so the snapshot can only be aborted. */
+  private RuntimeException writeFailure;
 
   /** A writer for a run that was published already: writes nothing, commit returns that. */
   SnapshotWriterImpl(SnapshotDataset dataset, SnapshotInfo alreadyPublished) {
@@ -73,21 +75,21 @@ final class SnapshotWriterImpl implements SnapshotWriter {
   @Override
   public SnapshotWriter put(byte[] key, String family, byte[] qualifier, byte[] value) {
     checkWritable();
-    rows.put(key, family, qualifier, value);
+    writing(() -> rows.put(key, family, qualifier, value));
     return this;
   }
 
   @Override
   public SnapshotWriter put(SnapshotRow row) {
     checkWritable();
-    rows.put(row);
+    writing(() -> rows.put(row));
     return this;
   }
 
   @Override
   public SnapshotWriter delete(byte[] key) {
     checkWritable();
-    rows.delete(key);
+    writing(() -> rows.delete(key));
     return this;
   }
 
@@ -111,7 +113,7 @@ final class SnapshotWriterImpl implements SnapshotWriter {
   @Override
   public SnapshotHandle detach() {
     checkWritable();
-    rows.close();
+    writing(rows::close);
     keeper.close();
     status = Status.DETACHED;
     return handle;
@@ -120,7 +122,25 @@ final class SnapshotWriterImpl implements SnapshotWriter {
   @Override
   public void flush() {
     checkWritable();
-    rows.flush();
+    writing(rows::flush);
+  }
+
+  /**
+   * Runs a write. HBase's BufferedMutator drops the mutations of a flush that failed, so after a
+   * storage failure the rows written so far are not all there: from then on the writer refuses
+   * to commit, and only abort (or close) is left. Bad input (an IllegalArgumentException before
+   * anything was buffered) loses nothing and leaves the writer usable.
+   */
+  private void writing(Runnable write) {
+    try {
+      write.run();
+    } catch (IllegalArgumentException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      writeFailure = e;
+      status = Status.WRITE_FAILED;
+      throw e;
+    }
   }
 
   @Override
@@ -128,8 +148,11 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     if (alreadyPublished != null) {
       return alreadyPublished;
     }
+    checkState(status != Status.WRITE_FAILED,
+        "snapshot %s lost rows in a failed write (%s): it cannot be committed; abort it and write it again",
+        handle.snapshot, writeFailure);
     checkState(status == Status.OPEN, "snapshot %s is %s, cannot commit", handle.snapshot, status);
-    rows.flush();
+    writing(rows::flush);
     if (keeper.isLost()) {
       long fence = store.read(view -> view.fence(handle.options.lockName()));
       abortQuietly();
@@ -156,12 +179,31 @@ final class SnapshotWriterImpl implements SnapshotWriter {
       return published.snapshot();
     }
     status = Status.COMMITTED;
-    rows.close();
-    finishBuildTransaction();
-    keeper.close();
-    dataset.locks().release(keeper.lease());
-    dataset.fenceForCleanup(published.expired());
+    afterPublish(published);
     return published.snapshot();
+  }
+
+  /**
+   * The publish committed: whatever fails now must neither hide that from the caller nor keep
+   * the lock. Each step runs whatever became of the one before; a failure is logged, and what it
+   * left behind is found later (the lease expires, cleanup ends the build transaction and sets
+   * missing cleanup fences).
+   */
+  private void afterPublish(Publication.Published published) {
+    keeper.close(); // first: nothing may renew the lease of a finished writer
+    bestEffort("closing the row writer", rows::close);
+    bestEffort("ending the building transaction", this::finishBuildTransaction);
+    bestEffort("releasing the lock", () -> dataset.locks().release(keeper.lease()));
+    bestEffort("setting cleanup fences", () -> dataset.fenceForCleanup(published.expired()));
+  }
+
+  private void bestEffort(String step, Runnable action) {
+    try {
+      action.run();
+    } catch (RuntimeException e) {
+      LOG.warn("snapshot {} of {} is published; {} failed afterwards, which cleanup or lease expiry repairs: {}",
+          handle.snapshot, dataset.id(), step, e.toString());
+    }
   }
 
   private void finishBuildTransaction() {
@@ -178,7 +220,7 @@ final class SnapshotWriterImpl implements SnapshotWriter {
 
   @Override
   public void abort() {
-    if (alreadyPublished != null || status != Status.OPEN) {
+    if (alreadyPublished != null || status != Status.OPEN && status != Status.WRITE_FAILED) {
       return;
     }
     abortQuietly();
@@ -213,6 +255,8 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     checkState(alreadyPublished == null, "run '%s' was already published as snapshot %s: nothing to write",
         alreadyPublished == null ? null : alreadyPublished.runId().orElse(null),
         alreadyPublished == null ? null : alreadyPublished.id());
+    checkState(status != Status.WRITE_FAILED, "snapshot %s lost rows in a failed write (%s): abort it",
+        handle.snapshot, writeFailure);
     checkState(status == Status.OPEN, "snapshot %s is %s: no more writes", handle.snapshot, status);
   }
 }

@@ -2,6 +2,7 @@ package io.snapds.hive;
 
 import io.snapds.dataset.mapreduce.SnapshotSelector;
 import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.PinKeeper;
 import io.snapds.dataset.ReaderPin;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotDatasets;
@@ -36,7 +37,7 @@ final class QueryPins {
   private static final long DEFAULT_PIN_TTL_SECONDS = 86_400;
   private static final Duration FORGET_AFTER = Duration.ofDays(2);
   private static final Map<Key, Resolved> RESOLVED = new ConcurrentHashMap<>();
-  private static final Map<String, List<ReaderPin>> PINS = new ConcurrentHashMap<>();
+  private static final Map<String, List<PinKeeper>> PINS = new ConcurrentHashMap<>();
   private static final Map<String, List<String>> DEFERRED = new ConcurrentHashMap<>();
 
   private record Resolved(SnapshotId snapshot, Instant at) {}
@@ -60,10 +61,14 @@ final class QueryPins {
       SnapshotSelector selector) {
     SnapshotDatasets datasets = DatasetConnections.datasets(conf);
     try (SnapshotDataset dataset = datasets.open(datasetId)) {
-      SnapshotId id = resolve(dataset, selector);
       Duration ttl = Duration.ofSeconds(conf.getLong(HiveTableProperties.PIN_TTL_SECONDS, DEFAULT_PIN_TTL_SECONDS));
-      ReaderPin pin = dataset.pin(id, "hive:" + (queryId.isEmpty() ? "unknown-query" : queryId), ttl);
-      PINS.computeIfAbsent(queryId, q -> new CopyOnWriteArrayList<>()).add(pin);
+      String owner = "hive:" + (queryId.isEmpty() ? "unknown-query" : queryId);
+      // "current" means current while the pin holds; an explicit id or time must be readable
+      ReaderPin pin = selector.isCurrent() ? dataset.pinCurrent(owner, ttl)
+          : dataset.pin(resolve(dataset, selector), owner, ttl);
+      SnapshotId id = pin.snapshotId();
+      // renewed while the query runs, released when it ends (SnapshotQueryHook)
+      PINS.computeIfAbsent(queryId, q -> new CopyOnWriteArrayList<>()).add(new PinKeeper(pin, ttl));
       LOG.info("query {} reads {} of {}: snapshot {} (pinned for {})", queryId, selector, datasetId, id, ttl);
       return id;
     }
@@ -97,6 +102,11 @@ final class QueryPins {
       if (state != SnapshotState.COMMITTED && state != SnapshotState.EXPIRED) {
         throw new SnapshotNotAvailableException(datasetId, snapshot, state);
       }
+      if (dataset.isCleaned(snapshot)) {
+        throw new SnapshotNotAvailableException(datasetId, "snapshot " + snapshot + " of dataset " + datasetId
+            + " that this query pinned was cleaned: its pin lapsed (the HiveServer that compiled the query"
+            + " stopped renewing it); run the query again");
+      }
       return snapshot;
     }
   }
@@ -108,7 +118,10 @@ final class QueryPins {
       RESOLVED.entrySet().removeIf(e -> {
         boolean stale = e.getValue().at().isBefore(old);
         if (stale) {
-          PINS.remove(e.getKey().queryId());
+          List<PinKeeper> stalePins = PINS.remove(e.getKey().queryId());
+          if (stalePins != null) {
+            stalePins.forEach(PinKeeper::close); // stop renewing what no hook will release
+          }
         }
         return stale;
       });
@@ -134,22 +147,22 @@ final class QueryPins {
   /** Releases the pins of a query and forgets its resolutions; for {@link SnapshotQueryHook}. */
   static void release(String queryId) {
     RESOLVED.keySet().removeIf(k -> k.queryId().equals(queryId));
-    List<ReaderPin> pins = PINS.remove(queryId);
+    List<PinKeeper> pins = PINS.remove(queryId);
     if (pins == null) {
       return;
     }
-    for (ReaderPin pin : pins) {
+    for (PinKeeper pin : pins) {
       try {
         pin.close();
       } catch (RuntimeException e) {
-        LOG.warn("releasing {} failed; it expires on its own", pin, e);
+        LOG.warn("releasing {} failed; it expires on its own", pin.pin(), e);
       }
     }
   }
 
   /** Pins held for a query, for tests and the hook. */
   static List<ReaderPin> pins(String queryId) {
-    return List.copyOf(PINS.getOrDefault(queryId, List.of()));
+    return PINS.getOrDefault(queryId, List.of()).stream().map(PinKeeper::pin).toList();
   }
 
   private record Key(String session, String queryId, String queryStart, DatasetId dataset,

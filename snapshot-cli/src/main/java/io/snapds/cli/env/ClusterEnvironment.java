@@ -3,6 +3,7 @@ package io.snapds.cli.env;
 import io.snapds.dataset.tx.LocalTransactionService;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -52,11 +53,37 @@ final class ClusterEnvironment implements Environment {
         TephraServiceClient tephra = TephraServiceClient.connect(options.txService().get(), conf);
         return new ClusterEnvironment(connection, tephra.client(), tephra, where);
       }
-      LocalTransactionService tx = LocalTransactionService.persistent(options.localTx().get().toFile(), conf);
-      return new ClusterEnvironment(connection, tx.client(), tx, where);
+      LocalTx tx = LocalTx.open(options.localTx().get(), conf);
+      return new ClusterEnvironment(connection, tx.service().client(), tx, where);
     } catch (RuntimeException e) {
       closeQuietly(connection);
       throw e;
+    }
+  }
+
+  /**
+   * A transaction manager in this process over {@code dir}, with the directory locked: only one
+   * process may run a manager over one state directory.
+   */
+  record LocalTx(HomeLock lock, LocalTransactionService service) implements AutoCloseable {
+    static LocalTx open(Path dir, Configuration conf) {
+      HomeLock lock = HomeLock.acquire(dir, "local transaction state directory",
+          "give each process its own --local-tx DIR (or use --tx-service)");
+      try {
+        return new LocalTx(lock, LocalTransactionService.persistent(dir.toFile(), conf));
+      } catch (RuntimeException e) {
+        lock.close();
+        throw e;
+      }
+    }
+
+    @Override
+    public void close() {
+      try {
+        service.close();
+      } finally {
+        lock.close();
+      }
     }
   }
 

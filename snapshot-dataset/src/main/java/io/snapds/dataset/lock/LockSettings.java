@@ -3,6 +3,7 @@ package io.snapds.dataset.lock;
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
+import io.snapds.dataset.Durations;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -23,20 +24,21 @@ public final class LockSettings {
   private final Duration retryMaxBackoff;
 
   private LockSettings(Builder b) {
-    checkArgument(b.leaseDuration != null && b.leaseDuration.toMillis() > 0,
-        "lease duration must be > 0, got %s", b.leaseDuration);
+    Durations.checkPositive(b.leaseDuration, "lease duration");
     Duration heartbeat = b.heartbeatInterval != null ? b.heartbeatInterval : b.leaseDuration.dividedBy(3);
-    checkArgument(heartbeat.toMillis() > 0, "heartbeat interval must be > 0, got %s", heartbeat);
+    Durations.checkPositive(heartbeat, "heartbeat interval");
     checkArgument(heartbeat.compareTo(b.leaseDuration) < 0,
         "heartbeat interval must be shorter than the lease (%s), got %s", b.leaseDuration, heartbeat);
     checkArgument(b.acquireTimeout != null && !b.acquireTimeout.isNegative(),
         "acquire timeout must be >= 0, got %s", b.acquireTimeout);
+    checkArgument(b.acquireTimeout.compareTo(Durations.MAX) <= 0, "acquire timeout must be at most %s (100 years), got %s",
+        Durations.MAX, b.acquireTimeout);
     checkArgument(b.maxWaiters >= 1, "max waiters must be >= 1, got %s", b.maxWaiters);
     checkArgument(b.retryAttempts >= 1, "retry attempts must be >= 1, got %s", b.retryAttempts);
-    checkArgument(b.retryBackoff != null && b.retryBackoff.toMillis() > 0,
-        "retry backoff must be > 0, got %s", b.retryBackoff);
+    Durations.checkPositive(b.retryBackoff, "retry backoff");
     checkArgument(b.retryMaxBackoff != null && b.retryMaxBackoff.compareTo(b.retryBackoff) >= 0,
         "retry max backoff must be >= retry backoff (%s), got %s", b.retryBackoff, b.retryMaxBackoff);
+    Durations.checkPositive(b.retryMaxBackoff, "retry max backoff");
     this.leaseDuration = b.leaseDuration;
     this.heartbeatInterval = heartbeat;
     this.acquireTimeout = b.acquireTimeout;

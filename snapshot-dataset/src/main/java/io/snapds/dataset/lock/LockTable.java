@@ -38,6 +38,7 @@ import org.slf4j.LoggerFactory;
  *   L + lockName                     owner, token, acquired, expires    one row per lock
  *   W + lockName + 0x00 + waiterId   expires                            one row per waiting caller
  *   P + snapshotId(8) + pinId        owner, expires                     one row per reader pin
+ *   C + snapshotId(8)                at                                 cleanup began deleting it
  * </pre>
  * A free lock keeps its row with an empty owner and expiry 0, so that the token keeps growing
  * across grants. Times are the clients' clocks: keep leases much longer than the clock skew
@@ -50,6 +51,7 @@ public final class LockTable {
   private static final byte[] TOKEN = Bytes.toBytes("token");
   private static final byte[] ACQUIRED = Bytes.toBytes("acquired");
   private static final byte[] EXPIRES = Bytes.toBytes("expires");
+  private static final byte[] AT = Bytes.toBytes("at");
 
   private final Connection connection;
   private final TableName name;
@@ -69,6 +71,16 @@ public final class LockTable {
    * @throws LockTimeoutException when every attempt waited out its timeout
    */
   public LockLease acquire(String lockName, String owner, LockSettings settings) {
+    return acquire(lockName, owner, settings, 0);
+  }
+
+  /**
+   * Like {@link #acquire(String, String, LockSettings)}, granting a token above {@code floor}
+   * too: the caller passes the highest token its storage recorded (the dataset's fence for the
+   * lock), so a lock table that was truncated or restored from an old backup, whose tokens
+   * restart low, still grants a token that storage accepts.
+   */
+  public LockLease acquire(String lockName, String owner, LockSettings settings, long floor) {
     RetryPolicy<LockLease> retry = RetryPolicy.<LockLease>builder()
         .handle(LockUnavailableException.class)
         .withMaxAttempts(settings.retryAttempts())
@@ -77,12 +89,16 @@ public final class LockTable {
         .onRetry(e -> LOG.info("lock '{}' unavailable for '{}', retry {}: {}", lockName, owner,
             e.getAttemptCount(), e.getLastException().getMessage()))
         .build();
-    return Failsafe.with(retry).get(() -> acquireOnce(lockName, owner, settings));
+    return Failsafe.with(retry).get(() -> acquireOnce(lockName, owner, settings, floor));
   }
 
   /** One attempt: waits up to the acquire timeout, as one of at most max-waiters callers. */
   public LockLease acquireOnce(String lockName, String owner, LockSettings settings) {
-    Optional<LockLease> granted = tryAcquire(lockName, owner, settings.leaseDuration());
+    return acquireOnce(lockName, owner, settings, 0);
+  }
+
+  private LockLease acquireOnce(String lockName, String owner, LockSettings settings, long floor) {
+    Optional<LockLease> granted = tryAcquire(lockName, owner, settings.leaseDuration(), floor);
     if (granted.isPresent()) {
       return granted.get();
     }
@@ -105,7 +121,7 @@ public final class LockTable {
           .withMaxDuration(settings.acquireTimeout())
           .build();
       Optional<LockLease> lease = Failsafe.with(poll)
-          .get(() -> tryAcquire(lockName, owner, settings.leaseDuration()));
+          .get(() -> tryAcquire(lockName, owner, settings.leaseDuration(), floor));
       return lease.orElseThrow(
           () -> new LockTimeoutException(lockName, settings.acquireTimeout(), holder(lockName)));
     } catch (FailsafeException e) {
@@ -117,6 +133,11 @@ public final class LockTable {
 
   /** Takes the lock if it is free or its lease has expired; empty if someone else holds it. */
   public Optional<LockLease> tryAcquire(String lockName, String owner, Duration lease) {
+    return tryAcquire(lockName, owner, lease, 0);
+  }
+
+  /** Like {@link #tryAcquire(String, String, Duration)}, with a token above {@code floor}. */
+  public Optional<LockLease> tryAcquire(String lockName, String owner, Duration lease, long floor) {
     byte[] row = lockRow(lockName);
     Result r = get(row);
     long now = clock.millis();
@@ -129,7 +150,7 @@ public final class LockTable {
         return Optional.empty();
       }
     }
-    LockLease granted = new LockLease(lockName, owner, lastToken + 1, Instant.ofEpochMilli(now),
+    LockLease granted = new LockLease(lockName, owner, Math.max(lastToken, floor) + 1, Instant.ofEpochMilli(now),
         Instant.ofEpochMilli(now + lease.toMillis()));
     Put put = new Put(row).addColumn(FAMILY, OWNER, Bytes.toBytes(owner))
         .addColumn(FAMILY, TOKEN, Bytes.toBytes(granted.token()))
@@ -173,22 +194,21 @@ public final class LockTable {
     return true;
   }
 
-  /** Frees the lock whoever holds it; the holder's next heartbeat or publish fails. */
-  public Optional<LockLease> breakLock(String lockName) {
-    byte[] row = lockRow(lockName);
-    Result r = get(row);
-    if (r.isEmpty()) {
-      return Optional.empty();
+  /**
+   * Frees the lock if its last grant is still {@code token}, whoever holds it. One
+   * {@code checkAndMutate}, no retry: a grant made after the caller read the token is a newer
+   * lease that this break was not about. The caller fences {@code token} in storage first (see
+   * {@code SnapshotDataset.breakLock}), so the holder can no longer publish whatever this returns.
+   *
+   * @return whether the row was freed (false: the lock was granted again meanwhile)
+   */
+  public boolean breakLock(String lockName, long token) {
+    boolean freed = checkAndMutate(CheckAndMutate.newBuilder(lockRow(lockName))
+        .ifEquals(FAMILY, TOKEN, Bytes.toBytes(token)).build(freeing(lockName)));
+    if (freed) {
+      LOG.warn("lock '{}' broken: lease with token {} revoked", lockName, token);
     }
-    Optional<LockLease> holder = decode(lockName, r);
-    CheckAndMutate cam = CheckAndMutate.newBuilder(row)
-        .ifEquals(FAMILY, TOKEN, r.getValue(FAMILY, TOKEN)).build(freeing(lockName));
-    if (!checkAndMutate(cam)) {
-      return breakLock(lockName); // granted again meanwhile: break that grant
-    }
-    holder.ifPresent(h -> LOG.warn("lock '{}' broken: lease of '{}' (token {}) revoked", lockName,
-        h.owner(), h.token()));
-    return holder;
+    return freed;
   }
 
   public LockStatus status(String lockName) {
@@ -216,17 +236,45 @@ public final class LockTable {
   /** Records that a reader uses {@code snapshot} until {@code expires}; cleanup leaves it alone. */
   public String pin(SnapshotId snapshot, String owner, Instant expires) {
     String pinId = UUID.randomUUID().toString();
-    renewPin(snapshot, pinId, owner, expires);
+    put(new Put(pinRow(snapshot, pinId)).addColumn(FAMILY, OWNER, Bytes.toBytes(owner))
+        .addColumn(FAMILY, EXPIRES, Bytes.toBytes(expires.toEpochMilli())));
     return pinId;
   }
 
-  public void renewPin(SnapshotId snapshot, String pinId, String owner, Instant expires) {
-    put(new Put(pinRow(snapshot, pinId)).addColumn(FAMILY, OWNER, Bytes.toBytes(owner))
-        .addColumn(FAMILY, EXPIRES, Bytes.toBytes(expires.toEpochMilli())));
+  /**
+   * Moves a pin's expiry from {@code previous} (what its holder last wrote) to {@code expires},
+   * only if its row still says {@code previous}. Cleanup removes a lapsed pin with the same kind
+   * of condition before it deletes anything, so the two never both succeed: a pin cleanup has
+   * collected stays gone (its snapshot's rows may be deleted), and a pin renewed first holds.
+   *
+   * @return false if the pin is gone (lapsed and collected, or released)
+   */
+  public boolean renewPin(SnapshotId snapshot, String pinId, Instant previous, Instant expires) {
+    return checkAndMutate(CheckAndMutate.newBuilder(pinRow(snapshot, pinId))
+        .ifEquals(FAMILY, EXPIRES, Bytes.toBytes(previous.toEpochMilli()))
+        .build(new Put(pinRow(snapshot, pinId)).addColumn(FAMILY, EXPIRES, Bytes.toBytes(expires.toEpochMilli()))));
   }
 
   public void unpin(SnapshotId snapshot, String pinId) {
     delete(new Delete(pinRow(snapshot, pinId)));
+  }
+
+  /**
+   * Records that cleanup is about to delete {@code snapshot}'s rows. Written before the first
+   * delete and never removed, so a reader that checks it after reading ({@link #isCleaning})
+   * learns whether any row it missed may have been deleted under it.
+   */
+  public void markCleaning(SnapshotId snapshot) {
+    put(new Put(cleaningRow(snapshot)).addColumn(FAMILY, AT, Bytes.toBytes(clock.millis())));
+  }
+
+  /** Whether cleanup has begun (or finished) deleting {@code snapshot}'s rows: one row read. */
+  public boolean isCleaning(SnapshotId snapshot) {
+    try (Table table = connection.getTable(name)) {
+      return table.exists(new Get(cleaningRow(snapshot)).addColumn(FAMILY, AT));
+    } catch (IOException e) {
+      throw new StorageException("reading " + name, e);
+    }
   }
 
   /** How many unexpired reader pins {@code snapshot} has. */
@@ -256,21 +304,24 @@ public final class LockTable {
     return countLive(Bytes.add(new byte[] {'W'}, Bytes.toBytes(lockName), new byte[] {0}));
   }
 
+  /**
+   * Counts the unexpired rows under {@code prefix} and removes the expired ones (waiters and pins
+   * of callers that died). Each removal is conditioned on the expiry read, so a row renewed
+   * meanwhile is kept, and counted as live.
+   */
   private int countLive(byte[] prefix) {
     long now = clock.millis();
     int live = 0;
-    List<Delete> stale = new ArrayList<>();
     try (Table table = connection.getTable(name);
         ResultScanner rs = table.getScanner(new Scan().setRowPrefixFilter(prefix).addColumn(FAMILY, EXPIRES))) {
       for (Result r : rs) {
-        if (Bytes.toLong(r.getValue(FAMILY, EXPIRES)) > now) {
+        byte[] expires = r.getValue(FAMILY, EXPIRES);
+        if (Bytes.toLong(expires) > now) {
           live++;
-        } else {
-          stale.add(new Delete(r.getRow()));
+        } else if (!table.checkAndMutate(CheckAndMutate.newBuilder(r.getRow()).ifEquals(FAMILY, EXPIRES, expires)
+            .build(new Delete(r.getRow()))).isSuccess()) {
+          live++; // renewed between the read and the removal
         }
-      }
-      if (!stale.isEmpty()) {
-        table.delete(stale); // waiters and pins of callers that died
       }
     } catch (IOException e) {
       throw new StorageException("reading " + name, e);
@@ -305,6 +356,10 @@ public final class LockTable {
 
   private static byte[] waiterRow(String lockName, String waiterId) {
     return Bytes.add(Bytes.add(new byte[] {'W'}, Bytes.toBytes(lockName), new byte[] {0}), Bytes.toBytes(waiterId));
+  }
+
+  private static byte[] cleaningRow(SnapshotId snapshot) {
+    return Bytes.add(new byte[] {'C'}, snapshot.toBytes());
   }
 
   private static byte[] pinRow(SnapshotId snapshot, String pinId) {

@@ -1,14 +1,11 @@
 package io.snapds.dataset.mapreduce;
 
+import io.snapds.dataset.PinKeeper;
 import io.snapds.dataset.ReaderPin;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,29 +18,12 @@ import org.slf4j.LoggerFactory;
 final class HeldPins {
   private static final Logger LOG = LoggerFactory.getLogger(HeldPins.class);
   private static final Map<String, Held> HELD = new ConcurrentHashMap<>();
-  private static final ScheduledExecutorService RENEWER = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "snapds-reader-pin-renewer");
-    t.setDaemon(true);
-    return t;
-  });
-
-  private record Held(JobDatasets datasets, ReaderPin pin, ScheduledFuture<?> renewal) {}
+  private record Held(JobDatasets datasets, PinKeeper keeper) {}
 
   private HeldPins() {}
 
   static void hold(JobDatasets datasets, ReaderPin pin, Duration ttl) {
-    long every = Math.max(1, ttl.toMillis() / 3);
-    ScheduledFuture<?> renewal = RENEWER.scheduleWithFixedDelay(() -> renew(pin, ttl), every, every,
-        TimeUnit.MILLISECONDS);
-    HELD.put(pin.pinId(), new Held(datasets, pin, renewal));
-  }
-
-  private static void renew(ReaderPin pin, Duration ttl) {
-    try {
-      pin.renew(ttl);
-    } catch (RuntimeException e) {
-      LOG.warn("renewing {} failed, will retry: {}", pin, e.toString());
-    }
+    HELD.put(pin.pinId(), new Held(datasets, new PinKeeper(pin, ttl)));
   }
 
   /** Releases the pin; false if this process does not hold it (it then lapses at its TTL). */
@@ -52,9 +32,8 @@ final class HeldPins {
     if (held == null) {
       return false;
     }
-    held.renewal().cancel(false);
     try {
-      held.pin().close();
+      held.keeper().close();
     } finally {
       try {
         held.datasets().close();

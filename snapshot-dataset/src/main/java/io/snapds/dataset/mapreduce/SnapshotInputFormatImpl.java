@@ -4,6 +4,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.Durations;
 import io.snapds.dataset.ReaderPin;
 import io.snapds.dataset.RowScan;
 import io.snapds.dataset.SnapshotDataset;
@@ -88,7 +89,7 @@ public final class SnapshotInputFormatImpl {
   }
 
   public static void setPinTtl(Configuration conf, Duration ttl) {
-    checkArgument(ttl != null && ttl.toMillis() > 0, "pin time-to-live must be > 0, got %s", ttl);
+    Durations.checkPositive(ttl, "pin time-to-live");
     conf.setLong(PIN_TTL, ttl.toMillis());
   }
 
@@ -143,18 +144,18 @@ public final class SnapshotInputFormatImpl {
     SnapshotSelector selector = selector(conf);
     RowScan rowScan = rowScan(conf);
     Duration ttl = Duration.ofMillis(conf.getLong(PIN_TTL, DEFAULT_PIN_TTL.toMillis()));
+    // splits computed again on the same configuration replace the first ones: release their pin,
+    // which nothing would release otherwise (its id is overwritten below)
+    releasePin(conf);
     JobDatasets datasets = JobDatasets.open(conf);
     ReaderPin pin = null;
     try {
       SnapshotDataset dataset = datasets.open(id);
-      SnapshotId snapshot = selector.resolve(dataset);
-      pin = dataset.pin(snapshot, JobOwner.of(conf.get("mapreduce.job.name")), ttl);
-      // the pin counts from now on; the snapshot may have expired (and been cleaned) between
-      // resolving it and writing the pin, so check again that it is readable
-      SnapshotInfo info = dataset.snapshot(snapshot);
-      if (!info.state().isReadable()) {
-        throw new SnapshotNotAvailableException(id, snapshot, info.state());
-      }
+      String owner = JobOwner.of(conf.get("mapreduce.job.name"));
+      // "current" is the one current while the pin holds; an explicit id or time must be readable
+      // (pin checks it again after the pin row exists)
+      pin = selector.isCurrent() ? dataset.pinCurrent(owner, ttl) : dataset.pin(selector.resolve(dataset), owner, ttl);
+      SnapshotId snapshot = pin.snapshotId();
       List<SnapshotSplit> splits = regionSplits(datasets.connection(), id, snapshot, rowScan);
       conf.set(PINNED_SNAPSHOT, snapshot.toString());
       conf.set(PIN_ID, pin.pinId());

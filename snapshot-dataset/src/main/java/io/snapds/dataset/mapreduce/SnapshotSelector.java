@@ -37,6 +37,11 @@ public final class SnapshotSelector {
     return new SnapshotSelector(null, checkNotNull(time, "as-of time must not be null"));
   }
 
+  /** Whether this selects whatever is current (then it is pinned with {@code pinCurrent}). */
+  public boolean isCurrent() {
+    return snapshot == null && asOf == null;
+  }
+
   public Optional<SnapshotId> snapshotId() {
     return Optional.ofNullable(snapshot);
   }

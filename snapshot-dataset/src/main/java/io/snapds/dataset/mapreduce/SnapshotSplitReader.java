@@ -1,9 +1,12 @@
 package io.snapds.dataset.mapreduce;
 
+import io.snapds.dataset.SnapshotCleanedException;
+import io.snapds.dataset.lock.LockTable;
 import io.snapds.dataset.store.DataTable;
 import io.snapds.dataset.store.RowKeys;
 import java.io.Closeable;
 import java.io.IOException;
+import java.time.Clock;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -17,17 +20,22 @@ import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
  * Reads one {@link SnapshotSplit}: a range scan of the data table within the pinned snapshot's
  * prefix. Gives the user's row key (prefix stripped) and the row. Needs only HBase: the snapshot
  * was resolved and pinned when the splits were computed. Both API adapters wrap it.
+ *
+ * <p>At the end of the split it checks that cleanup has not begun deleting the snapshot (which
+ * happens only if the job's reader pin lapsed): a task never ends with a split cut short.
  */
 public final class SnapshotSplitReader implements Closeable {
   private final Connection connection;
+  private final SnapshotSplit split;
   private final Table table;
   private final ResultScanner scanner;
   private final ImmutableBytesWritable key = new ImmutableBytesWritable();
   private final SnapshotRowWritable value = new SnapshotRowWritable();
   private boolean done;
 
-  private SnapshotSplitReader(Connection connection, Table table, ResultScanner scanner) {
+  private SnapshotSplitReader(Connection connection, SnapshotSplit split, Table table, ResultScanner scanner) {
     this.connection = connection;
+    this.split = split;
     this.table = table;
     this.scanner = scanner;
   }
@@ -38,7 +46,7 @@ public final class SnapshotSplitReader implements Closeable {
     Connection connection = ConnectionFactory.createConnection(conf);
     try {
       Table table = connection.getTable(split.dataset().dataTable());
-      return new SnapshotSplitReader(connection, table, table.getScanner(scan));
+      return new SnapshotSplitReader(connection, split, table, table.getScanner(scan));
     } catch (IOException | RuntimeException e) {
       connection.close();
       throw e;
@@ -49,6 +57,12 @@ public final class SnapshotSplitReader implements Closeable {
   public boolean next() throws IOException {
     Result r = done ? null : scanner.next();
     if (r == null) {
+      if (!done && new LockTable(connection, split.dataset().lockTable(), Clock.systemUTC())
+          .isCleaning(split.snapshotId())) {
+        throw SnapshotCleanedException.whileReading(split.dataset(), split.snapshotId(),
+            "the job's reader pin lapsed (the process that computed the splits stopped renewing it);"
+                + " keep that process alive while the job runs, or raise " + SnapshotInputFormatImpl.PIN_TTL);
+      }
       done = true;
       return false;
     }

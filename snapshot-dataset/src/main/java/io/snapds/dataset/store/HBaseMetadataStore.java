@@ -28,6 +28,7 @@ import org.apache.tephra.Transaction;
 import org.apache.tephra.TransactionAware;
 import org.apache.tephra.TransactionConflictException;
 import org.apache.tephra.TransactionFailureException;
+import org.apache.tephra.TransactionNotInProgressException;
 import org.apache.tephra.TransactionSystemClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,7 +62,8 @@ public final class HBaseMetadataStore implements MetadataStore {
     this.txClient = txClient;
     this.clock = clock;
     this.conflictRetry = RetryPolicy.builder()
-        .handle(TransactionConflictException.class)
+        // a transaction that timed out certainly did not commit: like a conflict, retry afresh
+        .handle(TransactionConflictException.class, TransactionNotInProgressException.class)
         .withMaxRetries(retries)
         .withBackoff(Duration.ofMillis(5), Duration.ofMillis(500))
         .withJitter(0.25)
@@ -103,11 +105,16 @@ public final class HBaseMetadataStore implements MetadataStore {
       if (e.getCause() instanceof TransactionConflictException) {
         throw new CommitConflictException(dataset, operation, e.getCause());
       }
+      if (e.getCause() instanceof TransactionNotInProgressException) {
+        throw new StorageException(operation + " on " + dataset + " timed out on every attempt and did not commit",
+            e.getCause());
+      }
       throw new StorageException(operation + " on " + dataset, e.getCause());
     }
   }
 
-  private <T> T attempt(String operation, Operation<T> op) throws TransactionConflictException {
+  private <T> T attempt(String operation, Operation<T> op)
+      throws TransactionConflictException, TransactionNotInProgressException {
     Transaction tx = txClient.startShort();
     TxMetaTable table = new TxMetaTable(connection, metaTable, bytesRead, true);
     table.startTx(tx);
@@ -131,6 +138,10 @@ public final class HBaseMetadataStore implements MetadataStore {
     } catch (TransactionConflictException e) {
       LOG.debug("{} on {} conflicted, retrying from a fresh base", operation, dataset);
       throw e;
+    } catch (TransactionNotInProgressException e) {
+      LOG.info("{} on {} timed out before it committed (nothing committed), retrying: {}", operation, dataset,
+          e.getMessage());
+      throw e;
     } catch (TransactionFailureException e) {
       throw new StorageException(operation + " on " + dataset, e);
     } catch (CommitStateUnknownException e) {
@@ -147,13 +158,30 @@ public final class HBaseMetadataStore implements MetadataStore {
     }
   }
 
-  private void commitOrUnknown(String operation, Transaction tx) throws TransactionConflictException {
+  private void commitOrUnknown(String operation, Transaction tx)
+      throws TransactionConflictException, TransactionNotInProgressException {
     try {
       txClient.commitOrThrow(tx);
     } catch (TransactionConflictException e) {
       throw e;
+    } catch (TransactionNotInProgressException e) {
+      // it timed out, and did not commit, if it is on the invalid list now (a committed
+      // transaction never is); otherwise a retried commit call may have found it committed
+      if (isInvalid(tx)) {
+        throw e;
+      }
+      throw new CommitStateUnknownException(dataset, operation, e);
     } catch (TransactionFailureException | RuntimeException e) {
       throw new CommitStateUnknownException(dataset, operation, e);
+    }
+  }
+
+  private boolean isInvalid(Transaction tx) {
+    Transaction probe = txClient.startShort();
+    try {
+      return java.util.Arrays.stream(probe.getInvalids()).anyMatch(id -> id == tx.getTransactionId());
+    } finally {
+      txClient.abort(probe);
     }
   }
 

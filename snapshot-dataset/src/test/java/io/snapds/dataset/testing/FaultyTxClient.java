@@ -3,6 +3,7 @@ package io.snapds.dataset.testing;
 import java.io.InputStream;
 import java.util.Collection;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.tephra.InvalidTruncateTimeException;
 import org.apache.tephra.Transaction;
@@ -21,6 +22,9 @@ public final class FaultyTxClient implements TransactionSystemClient {
   private final TransactionSystemClient delegate;
   private final AtomicInteger conflicts = new AtomicInteger();
   private final AtomicInteger commitFailures = new AtomicInteger();
+  private final Set<Long> failingCommitsOf = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger truncateFailures = new AtomicInteger();
+  private final AtomicInteger notInProgressCommits = new AtomicInteger();
 
   public FaultyTxClient(TransactionSystemClient delegate) {
     this.delegate = delegate;
@@ -34,6 +38,24 @@ public final class FaultyTxClient implements TransactionSystemClient {
   /** The next {@code n} commits fail before reaching the service. */
   public void failCommits(int n) {
     commitFailures.set(n);
+  }
+
+  /** Every commit of transaction {@code txId} fails as if the service went away. */
+  public void failCommitsOf(long txId) {
+    failingCommitsOf.add(txId);
+  }
+
+  /** The next {@code n} calls to {@code truncateInvalidTx} fail as if the service went away. */
+  public void failTruncates(int n) {
+    truncateFailures.set(n);
+  }
+
+  /**
+   * The next {@code n} commits are refused as Tephra refuses a transaction that timed out: the
+   * transaction is invalidated and the commit throws {@link TransactionNotInProgressException}.
+   */
+  public void timeOutCommits(int n) {
+    notInProgressCommits.set(n);
   }
 
   @Override
@@ -71,8 +93,14 @@ public final class FaultyTxClient implements TransactionSystemClient {
 
   @Override
   public void commitOrThrow(Transaction tx) throws TransactionFailureException {
-    if (commitFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+    if (failingCommitsOf.contains(tx.getTransactionId())
+        || commitFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
       throw new TransactionFailureException("injected: transaction service unreachable during commit");
+    }
+    if (notInProgressCommits.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      delegate.invalidate(tx.getTransactionId());
+      throw new TransactionNotInProgressException("injected: transaction " + tx.getTransactionId()
+          + " is not in progress (timed out)");
     }
     delegate.commitOrThrow(tx);
   }
@@ -109,6 +137,9 @@ public final class FaultyTxClient implements TransactionSystemClient {
 
   @Override
   public boolean truncateInvalidTx(Set<Long> invalidTxIds) {
+    if (truncateFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      throw new IllegalStateException("injected: transaction service unreachable during truncate");
+    }
     return delegate.truncateInvalidTx(invalidTxIds);
   }
 

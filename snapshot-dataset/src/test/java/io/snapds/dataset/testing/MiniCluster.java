@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.StartMiniClusterOption;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.tephra.TransactionSystemClient;
@@ -22,6 +23,13 @@ import org.apache.tephra.TxConstants;
  */
 public final class MiniCluster {
   private static final AtomicInteger NAMES = new AtomicInteger();
+  /**
+   * System property: how many region servers to start (default 1). The integration tests start
+   * two, so that the fault-injection suite can abort one while the other serves.
+   */
+  public static final String REGION_SERVERS = "snapds.test.regionServers";
+  /** The transaction manager's {@code data.tx.max.timeout}: one week. */
+  public static final int MAX_TX_TIMEOUT_SECONDS = 7 * 86_400;
   private static MiniCluster instance;
 
   private final HBaseTestingUtility util;
@@ -32,7 +40,8 @@ public final class MiniCluster {
   private MiniCluster() throws Exception {
     util = new HBaseTestingUtility();
     util.getConfiguration().setInt("hbase.client.retries.number", 5);
-    util.startMiniCluster();
+    util.startMiniCluster(StartMiniClusterOption.builder()
+        .numRegionServers(Integer.getInteger(REGION_SERVERS, 1)).build());
     connection = ConnectionFactory.createConnection(util.getConfiguration());
     txStateDir = Files.createTempDirectory("snapds-tx");
     tx = LocalTransactionService.persistent(txStateDir.toFile(), txConfiguration());
@@ -55,6 +64,8 @@ public final class MiniCluster {
     Configuration conf = new Configuration(util.getConfiguration());
     // time out dead writers' transactions quickly, and check often
     conf.setInt(TxConstants.Manager.CFG_TX_CLEANUP_INTERVAL, 1);
+    // a limit on transaction timeouts as a service would set one (Tephra's default is none)
+    conf.setInt(TxConstants.Manager.CFG_TX_MAX_TIMEOUT, MAX_TX_TIMEOUT_SECONDS);
     return conf;
   }
 
