@@ -16,6 +16,23 @@ import org.apache.hadoop.hbase.HConstants;
  * HBase configuration and where the transaction service is. Immutable.
  */
 public final class ConnectionSettings {
+  /**
+   * HBase client settings the plugin applies under the user's {@code hbaseProperties} (which win):
+   * HBase's own defaults retry for minutes and let one operation take 20 minutes, so an
+   * unreachable or misconfigured cluster would hold a pipeline run in prepareRun with nothing in
+   * its log. With these, a connection problem fails the run within about a minute, naming the
+   * quorum; a region move or a short server restart is still ridden out (7 retries back off for
+   * about 16 s in all).
+   */
+  static final Map<String, String> CLIENT_DEFAULTS = Map.of(
+      "hbase.client.retries.number", "7",
+      "hbase.client.pause", "200",
+      "hbase.rpc.timeout", "15000",
+      "hbase.client.operation.timeout", "45000",
+      "hbase.client.meta.operation.timeout", "45000",
+      "zookeeper.recovery.retry", "3",
+      "zookeeper.recovery.retry.intervalmill", "1000");
+
   /** Where Tephra's ZooKeeper discovery looks for the service (Tephra's own key; default the HBase quorum). */
   static final String TX_ZOOKEEPER_QUORUM = "data.tx.zookeeper.quorum";
 
@@ -44,10 +61,12 @@ public final class ConnectionSettings {
 
   /**
    * The settings as Hadoop configuration entries: merged into a MapReduce job's configuration
-   * they make its tasks reach the same HBase cluster and transaction service.
+   * they make its tasks reach the same HBase cluster and transaction service, with the same
+   * bounded retries ({@link #CLIENT_DEFAULTS} under the user's properties).
    */
   public Map<String, String> asConfiguration() {
-    Map<String, String> out = new LinkedHashMap<>(hbaseProperties);
+    Map<String, String> out = new LinkedHashMap<>(CLIENT_DEFAULTS);
+    out.putAll(hbaseProperties);
     if (zookeeperQuorum != null) {
       String[] hostsAndPort = zookeeperQuorum.split(",");
       // host:port,host:port -> HBase's quorum and client port keys

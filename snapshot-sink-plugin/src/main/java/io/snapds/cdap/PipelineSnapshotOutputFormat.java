@@ -4,7 +4,6 @@ import io.snapds.dataset.mapreduce.SnapshotOutputFormat;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.JobContext;
-import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.OutputCommitter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 
@@ -33,37 +32,5 @@ public class PipelineSnapshotOutputFormat extends SnapshotOutputFormat<NullWrita
   @Override
   public OutputCommitter getOutputCommitter(TaskAttemptContext context) {
     return new LeaveToPipelineCommitter();
-  }
-
-  /** Commits nothing: rows stay invisible until the sink's onRunFinish publishes them. */
-  static final class LeaveToPipelineCommitter extends OutputCommitter {
-    @Override
-    public void setupJob(JobContext context) {
-    }
-
-    @Override
-    public void commitJob(JobContext context) {
-    }
-
-    @Override
-    public void abortJob(JobContext context, JobStatus.State state) {
-    }
-
-    @Override
-    public void setupTask(TaskAttemptContext context) {
-    }
-
-    @Override
-    public boolean needsTaskCommit(TaskAttemptContext context) {
-      return false;
-    }
-
-    @Override
-    public void commitTask(TaskAttemptContext context) {
-    }
-
-    @Override
-    public void abortTask(TaskAttemptContext context) {
-    }
   }
 }

@@ -58,7 +58,8 @@ final class SinkRun implements AutoCloseable {
             .withConfigProperty(SnapshotDatasetConfig.COLUMN_FAMILY);
         collector.getOrThrowException();
       }
-      String runId = config.runId(context.getNamespace(), context.getPipelineName(), context.getLogicalStartTime());
+      String runId = config.runId(context.getNamespace(), context.getPipelineName(), context.getStageName(),
+          context.getLogicalStartTime());
       NewSnapshot snapshot = dataset.newSnapshot().runId(runId)
           .owner("cdap:" + context.getNamespace() + ":" + context.getPipelineName() + ":" + context.getStageName());
       config.sourceKey().ifPresent(snapshot::sourceKey);

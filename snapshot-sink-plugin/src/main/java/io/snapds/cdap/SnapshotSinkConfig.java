@@ -84,7 +84,7 @@ public class SnapshotSinkConfig extends SnapshotDatasetConfig {
 
   @Name(RUN_ID)
   @Description("Identifies the run; a run id is published at most once, so a retried run does not publish "
-      + "again. Defaults to <namespace>.<pipeline>.<logical start time>.")
+      + "again. Defaults to <namespace>.<pipeline>.<stage>.<logical start time>, unique per sink stage.")
   @Macro
   @Nullable
   String runId;
@@ -113,10 +113,15 @@ public class SnapshotSinkConfig extends SnapshotDatasetConfig {
     return Optional.ofNullable(emptyToNull(sourceKey));
   }
 
-  /** The configured run id, else {@code <namespace>.<pipeline>.<logicalStartTime>}. */
-  public String runId(String namespace, String pipeline, long logicalStartTime) {
+  /**
+   * The configured run id, else {@code <namespace>.<pipeline>.<stage>.<logicalStartTime>}: the
+   * stage name keeps two sinks of one pipeline writing one dataset apart (each publishes its own
+   * snapshot), while a re-run of the same logical run (same {@code logical.start.time}) finds
+   * each sink's run id published and publishes nothing again.
+   */
+  public String runId(String namespace, String pipeline, String stage, long logicalStartTime) {
     String configured = emptyToNull(runId);
-    return configured != null ? configured : namespace + "." + pipeline + "." + logicalStartTime;
+    return configured != null ? configured : namespace + "." + pipeline + "." + stage + "." + logicalStartTime;
   }
 
   /**

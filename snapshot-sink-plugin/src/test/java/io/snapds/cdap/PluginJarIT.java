@@ -15,7 +15,7 @@ import io.cdap.cdap.etl.api.batch.BatchSink;
 import io.cdap.cdap.etl.api.batch.BatchSource;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.jar.JarEntry;
@@ -50,7 +51,7 @@ class PluginJarIT {
     assertNotNull(jarPath, "system property plugin.jar (set by the failsafe configuration)");
     assertTrue(new File(jarPath).isFile(), "the plugin jar " + jarPath + " was built");
     jar = new JarFile(jarPath);
-    pluginJson = JsonParser.parseString(Files.readString(Path.of(jsonPath))).getAsJsonObject();
+    pluginJson = parse(Files.readString(Path.of(jsonPath))).getAsJsonObject();
   }
 
   @Test
@@ -105,11 +106,13 @@ class PluginJarIT {
         libs.add(e.getName().substring("lib/".length()));
       }
     }
-    for (String needed : List.of("snapshot-dataset-", "hbase-client-", "tephra-core-shaded-", "guava-33", "gson-", "failsafe-")) {
+    for (String needed : List.of("snapshot-dataset-", "hbase-client-", "tephra-core-shaded-", "guava-33", "failsafe-",
+        "commons-codec-")) {
       assertTrue(libs.stream().anyMatch(l -> l.startsWith(needed)), "lib/ has " + needed + "*: " + libs);
     }
+    // gson: CDAP's own (2.3.1) is loaded parent first whatever lib/ holds; the plugin uses that one
     for (String provided : List.of("cdap-", "hadoop-", "slf4j-", "log4j-", "reload4j-", "logback-",
-        "hbase-server-", "hbase-mapreduce-", "junit-")) {
+        "hbase-server-", "hbase-mapreduce-", "junit-", "gson-")) {
       assertFalse(libs.stream().anyMatch(l -> l.startsWith(provided)), "lib/ must not have " + provided + "*: " + libs);
     }
   }
@@ -121,7 +124,8 @@ class PluginJarIT {
     assertEquals(List.of("system:cdap-data-pipeline[6.0.0,7.0.0)", "system:cdap-data-streams[6.0.0,7.0.0)"), parents);
     JsonObject properties = pluginJson.getAsJsonObject("properties");
     assertEquals(Set.of("widgets.SnapshotDataset-batchsink", "widgets.SnapshotDataset-batchsource",
-        "doc.SnapshotDataset-batchsink", "doc.SnapshotDataset-batchsource"), properties.keySet());
+        "doc.SnapshotDataset-batchsink", "doc.SnapshotDataset-batchsource"),
+        properties.entrySet().stream().map(Map.Entry::getKey).collect(Collectors.toSet()));
     assertTrue(properties.get("doc.SnapshotDataset-batchsink").getAsString().startsWith("# Snapshot Dataset Batch Sink"));
   }
 
@@ -137,9 +141,48 @@ class PluginJarIT {
         widgetProperties("widgets.SnapshotDataset-batchsource"));
   }
 
+  /**
+   * CDAP 6.11's artifact inspector ({@code DefaultArtifactInspector.isPlugin}) reads every class
+   * directly in an exported package with an {@code Opcodes.ASM5} visitor, and refuses the whole
+   * artifact on the first class it cannot read: a nested, inner, anonymous or enum-switch helper
+   * class, or its host, carries NestHost/NestMembers attributes ("NestMember requires ASM7").
+   */
+  @Test
+  void exportedPackagesHoldOnlyClassesCdapsInspectorCanRead() throws IOException {
+    List<String> exported = Arrays.asList(System.getProperty("plugin.export.packages").split(","));
+    List<String> inspected = new ArrayList<>();
+    for (JarEntry e : Collections.list(jar.entries())) {
+      String name = e.getName();
+      int slash = name.lastIndexOf('/');
+      if (!name.endsWith(".class") || slash < 0 || !exported.contains(name.substring(0, slash).replace('/', '.'))) {
+        continue;
+      }
+      assertFalse(name.contains("$"), "a nested, inner or anonymous class in an exported package: " + name);
+      try (InputStream in = jar.getInputStream(e)) {
+        Asm5Inspection.read(in.readAllBytes());
+      } catch (UnsupportedOperationException ex) {
+        throw new AssertionError(name + " cannot be read by an ASM5 visitor, as CDAP's inspector reads it: " + ex.getMessage(), ex);
+      }
+      inspected.add(name);
+    }
+    assertTrue(inspected.contains("io/snapds/cdap/SnapshotSink.class"), "the exported classes were found: " + inspected);
+  }
+
+  @Test
+  void pluginDocsInTheJsonSayWhichJavaTheRuntimeNeeds() {
+    JsonObject properties = pluginJson.getAsJsonObject("properties");
+    for (String doc : List.of("doc.SnapshotDataset-batchsink", "doc.SnapshotDataset-batchsource")) {
+      assertTrue(properties.get(doc).getAsString().contains("Java 17"), doc + " states that the plugin needs Java 17");
+    }
+  }
+
+  private static JsonElement parse(String json) {
+    return new JsonParser().parse(json); // Gson 2.3.1, as CDAP has it
+  }
+
   /** Property names of a widget JSON (a string inside the plugin JSON): its groups and outputs. */
   private static Set<String> widgetProperties(String key) {
-    JsonObject widget = JsonParser.parseString(pluginJson.getAsJsonObject("properties").get(key).getAsString())
+    JsonObject widget = parse(pluginJson.getAsJsonObject("properties").get(key).getAsString())
         .getAsJsonObject();
     Set<String> names = new TreeSet<>();
     for (JsonElement group : widget.getAsJsonArray("configuration-groups")) {
@@ -157,9 +200,8 @@ class PluginJarIT {
   @Test
   void widgetFilesInTheSourceTreeAreTheOnesPackaged() throws IOException {
     for (String name : List.of("SnapshotDataset-batchsink", "SnapshotDataset-batchsource")) {
-      JsonElement file = JsonParser.parseReader(new InputStreamReader(
-          Files.newInputStream(Path.of("widgets", name + ".json")), StandardCharsets.UTF_8));
-      JsonElement packaged = JsonParser.parseString(pluginJson.getAsJsonObject("properties")
+      JsonElement file = parse(Files.readString(Path.of("widgets", name + ".json"), StandardCharsets.UTF_8));
+      JsonElement packaged = parse(pluginJson.getAsJsonObject("properties")
           .get("widgets." + name).getAsString());
       assertEquals(file, packaged);
     }

@@ -1,6 +1,7 @@
 package io.snapds.cdap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -99,11 +100,13 @@ class SnapshotSinkConfigTest {
     SnapshotSinkConfig config = PluginConfigs.create(SnapshotSinkConfig.class, valid());
     assertEquals("d", config.columnFamily());
     assertEquals(3, config.retainLast());
-    assertEquals("shop.daily.1700000000000", config.runId("shop", "daily", 1_700_000_000_000L));
+    assertEquals("shop.daily.prices-sink.1700000000000", config.runId("shop", "daily", "prices-sink", 1_700_000_000_000L));
+    assertNotEquals(config.runId("shop", "daily", "sink-a", 1L), config.runId("shop", "daily", "sink-b", 1L),
+        "two sinks of one pipeline run have two run ids");
     assertEquals("prices", config.referenceName());
     Map<String, String> p = valid();
     p.put("runId", "run-7");
-    assertEquals("run-7", PluginConfigs.create(SnapshotSinkConfig.class, p).runId("shop", "daily", 1L));
+    assertEquals("run-7", PluginConfigs.create(SnapshotSinkConfig.class, p).runId("shop", "daily", "prices-sink", 1L));
   }
 
   @Test

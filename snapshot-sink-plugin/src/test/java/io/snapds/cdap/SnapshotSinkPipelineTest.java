@@ -272,7 +272,7 @@ class SnapshotSinkPipelineTest {
     runSink(props, 42_000L, records, null, true);
     SnapshotDataset dataset = MiniCluster.get().datasets().open(id);
     SnapshotInfo first = dataset.currentSnapshot().orElseThrow();
-    assertEquals(Optional.of("default.daily.42000"), first.runId());
+    assertEquals(Optional.of("default.daily.snapshots.42000"), first.runId());
 
     runSink(props, 42_000L, List.of(5, 6), null, true);
     assertEquals(1, dataset.retainedSnapshots().size());

@@ -2,6 +2,9 @@ package io.snapds.dataset.mapreduce;
 
 import com.google.inject.Guice;
 import com.google.inject.Injector;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.tephra.TransactionSystemClient;
 import org.apache.tephra.distributed.TransactionServiceClient;
@@ -20,6 +23,14 @@ import org.apache.tephra.shaded.org.apache.twill.zookeeper.ZKClientService;
  * {@code TransactionServiceClient} itself does.
  */
 public final class TephraServiceClientFactory implements TransactionClientFactory {
+  /**
+   * How long {@link #create} waits for ZooKeeper, in milliseconds (default 30 s): Tephra's own
+   * ZooKeeper client retries an unreachable quorum forever, which held CDAP pipeline runs in
+   * prepareRun with nothing in their logs.
+   */
+  public static final String ZOOKEEPER_CONNECT_TIMEOUT_MS = "snapds.tx.zookeeper.connect.timeout.ms";
+  static final long DEFAULT_ZOOKEEPER_CONNECT_TIMEOUT_MS = 30_000;
+
   private ZKClientService zookeeper;
 
   @Override
@@ -28,13 +39,33 @@ public final class TephraServiceClientFactory implements TransactionClientFactor
         new DiscoveryModules().getDistributedModules(), new TransactionModules().getDistributedModules(),
         new TransactionClientModule());
     zookeeper = injector.getInstance(ZKClientService.class);
+    long timeoutMs = conf.getLong(ZOOKEEPER_CONNECT_TIMEOUT_MS, DEFAULT_ZOOKEEPER_CONNECT_TIMEOUT_MS);
+    String quorum = zookeeper.getConnectString();
     try {
-      zookeeper.startAndWait();
-    } catch (RuntimeException e) {
-      throw new IllegalStateException("cannot reach ZooKeeper at '" + zookeeper.getConnectString()
-          + "' to find the Tephra transaction service", e);
+      zookeeper.start().get(timeoutMs, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      abandonZookeeper();
+      throw new IllegalStateException("cannot reach ZooKeeper at '" + quorum
+          + "' within " + timeoutMs + " ms (" + ZOOKEEPER_CONNECT_TIMEOUT_MS + ") to find the Tephra transaction service", e);
+    } catch (ExecutionException | RuntimeException e) {
+      throw new IllegalStateException("cannot reach ZooKeeper at '" + quorum
+          + "' to find the Tephra transaction service", e instanceof ExecutionException ? e.getCause() : e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      abandonZookeeper();
+      throw new IllegalStateException("interrupted while connecting to ZooKeeper at '" + quorum + "'", e);
     }
     return injector.getInstance(TransactionServiceClient.class);
+  }
+
+  /**
+   * A client still starting cannot be stopped (Guava's service stops it once its start finishes,
+   * which for an unreachable quorum is never): ask it to stop and do not wait for it in close().
+   * Its ZooKeeper threads are daemons and keep retrying until the process ends.
+   */
+  private void abandonZookeeper() {
+    zookeeper.stop();
+    zookeeper = null;
   }
 
   @Override

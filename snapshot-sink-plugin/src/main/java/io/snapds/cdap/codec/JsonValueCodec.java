@@ -44,7 +44,11 @@ final class JsonValueCodec {
   }
 
   static Object fromJson(Schema schema, String json) {
-    return fromElement(schema, JsonParser.parseString(json));
+    // Gson 2.3.1's API: a CDAP runtime shows its plugins its own Gson 2.3.1, parent first
+    // (JsonParser.parseString, from 2.8.6, would be a NoSuchMethodError there)
+    @SuppressWarnings("deprecation")
+    JsonElement parsed = new JsonParser().parse(json);
+    return fromElement(schema, parsed);
   }
 
   private static JsonElement toElement(Schema schema, Object value) {
