@@ -71,12 +71,13 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
     this.id = id;
     this.properties = properties;
     this.connection = connection;
-    this.txClient = txClient;
+    // the transaction service's unchecked failures become typed errors naming this dataset
+    this.txClient = TypedErrorsTxClient.wrap(id, txClient);
     this.clock = clock;
-    this.store = new MetadataStore(id, connection, txClient, properties.commitRetries());
+    this.store = new MetadataStore(id, connection, this.txClient, properties.commitRetries());
     this.data = new DataTable(connection, id.dataTable());
     this.locks = new LockTable(connection, id.lockTable(), clock);
-    this.cleanup = new Cleanup(id, store, data, locks, txClient, clock);
+    this.cleanup = new Cleanup(id, store, data, locks, this.txClient, clock);
     this.metaView = store.newTransactionAware();
   }
 

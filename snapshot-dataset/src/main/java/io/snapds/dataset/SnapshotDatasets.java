@@ -93,7 +93,7 @@ public final class SnapshotDatasets {
             + " (drop and create the dataset again, or restore them)");
       }
     } catch (IOException e) {
-      throw new StorageException("opening dataset " + id, e);
+      throw StorageErrors.translate(id, "open", e);
     }
     return new SnapshotDataset(id, admin.properties(), connection, txClient, clock);
   }

@@ -1,5 +1,6 @@
 package io.snapds.dataset.admin;
 
+import io.snapds.dataset.StorageErrors;
 import io.snapds.dataset.DatasetAlreadyExistsException;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.DatasetNotFoundException;
@@ -47,7 +48,7 @@ public final class CompositeDatasetAdmin {
 
   /** True when all three tables exist. */
   public boolean exists() {
-    return run("checking", admin -> {
+    return run("check", admin -> {
       for (TableAdmin part : parts(admin, null)) {
         if (!part.exists()) {
           return false;
@@ -63,7 +64,7 @@ public final class CompositeDatasetAdmin {
    * @throws DatasetAlreadyExistsException if any of the tables exists already; nothing is changed
    */
   public void create(DatasetProperties properties) {
-    run("creating", admin -> {
+    run("create", admin -> {
       List<TableAdmin> parts = parts(admin, properties);
       for (TableAdmin part : parts) {
         if (part.exists()) {
@@ -98,17 +99,15 @@ public final class CompositeDatasetAdmin {
       Map<String, String> m = new LinkedHashMap<>();
       r.getFamilyMap(META_FAMILY).forEach((k, v) -> m.put(Bytes.toString(k), Bytes.toString(v)));
       return PropertiesCodec.decode(dataset, m);
-    } catch (org.apache.hadoop.hbase.TableNotFoundException e) {
-      throw new DatasetNotFoundException(dataset, "table " + dataset.metaTable() + " is missing");
     } catch (IOException e) {
-      throw new StorageException("reading properties of " + dataset, e);
+      throw StorageErrors.translate(dataset, "read the properties", e);
     }
   }
 
   /** Removes every snapshot and all metadata, keeping the tables and properties. */
   public void truncate() {
     DatasetProperties properties = properties();
-    run("truncating", admin -> {
+    run("truncate", admin -> {
       for (TableAdmin part : parts(admin, properties)) {
         part.truncate();
       }
@@ -120,7 +119,7 @@ public final class CompositeDatasetAdmin {
   /** Adds what a newer library version needs (missing families, version settings). */
   public void upgrade() {
     DatasetProperties properties = properties();
-    run("upgrading", admin -> {
+    run("upgrade", admin -> {
       for (TableAdmin part : parts(admin, properties)) {
         part.upgrade();
       }
@@ -130,7 +129,7 @@ public final class CompositeDatasetAdmin {
 
   /** Drops whichever of the three tables exist. */
   public void drop() {
-    run("dropping", admin -> {
+    run("drop", admin -> {
       for (TableAdmin part : parts(admin, null)) {
         part.drop();
       }
@@ -185,7 +184,7 @@ public final class CompositeDatasetAdmin {
     try (Admin admin = connection.getAdmin()) {
       return action.run(admin);
     } catch (IOException e) {
-      throw new StorageException(what + " dataset " + dataset, e);
+      throw StorageErrors.translate(dataset, what, e);
     }
   }
 }

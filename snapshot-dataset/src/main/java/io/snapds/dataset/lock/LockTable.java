@@ -1,10 +1,11 @@
 package io.snapds.dataset.lock;
 
+import java.io.UncheckedIOException;
+import io.snapds.dataset.StorageErrors;
 import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeException;
 import dev.failsafe.RetryPolicy;
 import io.snapds.dataset.SnapshotId;
-import io.snapds.dataset.StorageException;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -46,6 +47,8 @@ import org.slf4j.LoggerFactory;
 public final class LockTable {
   private static final Logger LOG = LoggerFactory.getLogger(LockTable.class);
   static final byte[] FAMILY = Bytes.toBytes("l");
+  /** The family of reader pins, which the reader role may write (the rest of the table it may only read). */
+  public static final byte[] PIN_FAMILY = Bytes.toBytes("p");
   private static final byte[] OWNER = Bytes.toBytes("owner");
   private static final byte[] TOKEN = Bytes.toBytes("token");
   private static final byte[] ACQUIRED = Bytes.toBytes("acquired");
@@ -109,7 +112,7 @@ public final class LockTable {
       return lease.orElseThrow(
           () -> new LockTimeoutException(lockName, settings.acquireTimeout(), holder(lockName)));
     } catch (FailsafeException e) {
-      throw new StorageException("waiting for lock '" + lockName + "'", e.getCause());
+      throw StorageErrors.translate(name, "wait for lock '" + lockName + "'", e.getCause());
     } finally {
       delete(new Delete(waiterRow));
     }
@@ -207,8 +210,8 @@ public final class LockTable {
         out.add(new LockStatus(name, decode(name, r), Bytes.toLong(r.getValue(FAMILY, TOKEN)),
             liveWaiters(name)));
       }
-    } catch (IOException e) {
-      throw new StorageException("reading locks of " + name, e);
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "read the locks in " + name, e);
     }
     return out;
   }
@@ -272,8 +275,8 @@ public final class LockTable {
       if (!stale.isEmpty()) {
         table.delete(stale); // waiters and pins of callers that died
       }
-    } catch (IOException e) {
-      throw new StorageException("reading " + name, e);
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "read " + name, e);
     }
     return live;
   }
@@ -314,32 +317,32 @@ public final class LockTable {
   private Result get(byte[] row) {
     try (Table table = connection.getTable(name)) {
       return table.get(new Get(row).addFamily(FAMILY));
-    } catch (IOException e) {
-      throw new StorageException("reading " + name, e);
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "read " + name, e);
     }
   }
 
   private void put(Put put) {
     try (Table table = connection.getTable(name)) {
       table.put(put);
-    } catch (IOException e) {
-      throw new StorageException("writing " + name, e);
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "write " + name, e);
     }
   }
 
   private void delete(Delete delete) {
     try (Table table = connection.getTable(name)) {
       table.delete(delete);
-    } catch (IOException e) {
-      throw new StorageException("writing " + name, e);
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "write " + name, e);
     }
   }
 
   private boolean checkAndMutate(CheckAndMutate cam) {
     try (Table table = connection.getTable(name)) {
       return table.checkAndMutate(cam).isSuccess();
-    } catch (IOException e) {
-      throw new StorageException("changing a lease in " + name, e);
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "change a lease in " + name, e);
     }
   }
 }

@@ -1,5 +1,7 @@
 package io.snapds.dataset.store;
 
+import java.io.UncheckedIOException;
+import io.snapds.dataset.StorageErrors;
 import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeException;
 import dev.failsafe.RetryPolicy;
@@ -65,8 +67,8 @@ public final class MetadataStore {
   public DatasetState read(TransactionAware view) {
     try {
       return codec.decode(((TxMetaTable) view).scan(new byte[0]));
-    } catch (IOException e) {
-      throw new StorageException("reading metadata of " + dataset, e);
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(dataset, "read the metadata", e);
     }
   }
 
@@ -98,7 +100,7 @@ public final class MetadataStore {
       if (e.getCause() instanceof TransactionConflictException) {
         throw new CommitConflictException(dataset, operation, e.getCause());
       }
-      throw new StorageException(operation + " on " + dataset, e.getCause());
+      throw StorageErrors.translate(dataset, operation, e.getCause());
     }
   }
 
@@ -134,7 +136,7 @@ public final class MetadataStore {
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {
-      throw new StorageException(operation + " on " + dataset, e);
+      throw StorageErrors.translate(dataset, operation, e);
     } finally {
       if (!done) {
         rollback(table, tx);
