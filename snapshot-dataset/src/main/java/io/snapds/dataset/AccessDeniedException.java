@@ -28,6 +28,15 @@ public class AccessDeniedException extends SnapshotDatasetException {
     this.hbaseDetail = hbaseDetail;
   }
 
+  /**
+   * The same denial seen from the whole operation it ended: an operation that needs {@code role}
+   * (a publish needs a writer, even when what HBase refused first was a read) names that role.
+   */
+  public AccessDeniedException within(String wholeOperation, DatasetRole role) {
+    DatasetRole needed = role.compareTo(requiredRole) > 0 ? role : requiredRole;
+    return new AccessDeniedException(dataset, principal, wholeOperation, needed, hbaseDetail, this);
+  }
+
   public DatasetId dataset() {
     return dataset;
   }

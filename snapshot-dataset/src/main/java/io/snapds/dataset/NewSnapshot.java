@@ -79,6 +79,14 @@ public final class NewSnapshot {
    * @throws FencedWriterException when a newer lease began meanwhile
    */
   public SnapshotWriter begin() {
+    try {
+      return beginOrFail();
+    } catch (AccessDeniedException e) {
+      throw e.within("begin a snapshot", DatasetRole.WRITER);
+    }
+  }
+
+  private SnapshotWriter beginOrFail() {
     Optional<SnapshotInfo> existing = published(store.readLatest());
     if (existing.isPresent()) {
       return new SnapshotWriterImpl(dataset, existing.get());

@@ -437,15 +437,21 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
 
   /** Marks a snapshot aborted, ends its building transaction and deletes its rows. */
   void abortSnapshot(SnapshotId snapshot, Transaction buildTx) {
-    boolean aborted = store.update("abort snapshot " + snapshot, (base, t) -> {
-      SnapshotInfo s = base.snapshot(snapshot).orElse(null);
-      if (s == null || s.state() != SnapshotState.BUILDING && s.state() != SnapshotState.ABORTED) {
-        return new MetadataStore.Change<>(base, false);
-      }
-      return new MetadataStore.Change<>(base.withSnapshot(s.toBuilder().state(SnapshotState.ABORTED)
-          .cleanupFence(t.getWritePointer()).build()), true);
-    });
-    txClient.abort(buildTx);
+    boolean aborted;
+    try {
+      aborted = store.update("abort snapshot " + snapshot, (base, t) -> {
+        SnapshotInfo s = base.snapshot(snapshot).orElse(null);
+        if (s == null || s.state() != SnapshotState.BUILDING && s.state() != SnapshotState.ABORTED) {
+          return new MetadataStore.Change<>(base, false);
+        }
+        return new MetadataStore.Change<>(base.withSnapshot(s.toBuilder().state(SnapshotState.ABORTED)
+            .cleanupFence(t.getWritePointer()).build()), true);
+      });
+    } finally {
+      // even when the metadata cannot be changed (access revoked, say), end the building
+      // transaction: then the next cleanup sees a dead writer and aborts the snapshot
+      txClient.abort(buildTx);
+    }
     if (aborted) {
       data.deleteSnapshot(snapshot, 1000);
       store.update("record cleanup of " + snapshot, (base, t) -> new MetadataStore.Change<>(

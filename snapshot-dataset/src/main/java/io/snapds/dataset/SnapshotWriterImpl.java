@@ -132,6 +132,15 @@ final class SnapshotWriterImpl implements SnapshotWriter {
       return alreadyPublished;
     }
     checkState(status == Status.OPEN, "snapshot %s is %s, cannot commit", handle.snapshot, status);
+    try {
+      return publishOrFail();
+    } catch (AccessDeniedException e) {
+      abortQuietly(); // denied now means denied on every retry: give the snapshot up
+      throw e.within("publish snapshot " + handle.snapshot, DatasetRole.WRITER);
+    }
+  }
+
+  private SnapshotInfo publishOrFail() {
     rows.flush();
     if (keeper.isLost()) {
       long fence = store.readLatest().fence(handle.options.lockName());

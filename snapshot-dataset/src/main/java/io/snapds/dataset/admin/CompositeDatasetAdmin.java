@@ -1,10 +1,15 @@
 package io.snapds.dataset.admin;
 
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+
 import io.snapds.dataset.StorageErrors;
 import io.snapds.dataset.DatasetAlreadyExistsException;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.DatasetNotFoundException;
 import io.snapds.dataset.DatasetProperties;
+import io.snapds.dataset.DatasetRole;
+import io.snapds.dataset.lock.LockTable;
 import io.snapds.dataset.StorageException;
 import io.snapds.dataset.store.PropertiesCodec;
 import java.io.IOException;
@@ -36,10 +41,12 @@ public final class CompositeDatasetAdmin {
 
   private final DatasetId dataset;
   private final Connection connection;
+  private final DatasetAccessControl access;
 
   public CompositeDatasetAdmin(DatasetId dataset, Connection connection) {
     this.dataset = dataset;
     this.connection = connection;
+    this.access = new DatasetAccessControl(dataset, connection);
   }
 
   public DatasetId dataset() {
@@ -127,6 +134,30 @@ public final class CompositeDatasetAdmin {
     });
   }
 
+  /**
+   * Gives {@code principal} (an HBase user, or {@code @group}) exactly {@code role} on this
+   * dataset, replacing whatever it held on the dataset's tables. Needs HBase's ADMIN permission
+   * on the tables (or a superuser); HBase propagates the change to every server within moments.
+   *
+   * @throws io.snapds.dataset.AccessDeniedException if the caller may not grant
+   */
+  public void grant(String principal, DatasetRole role) {
+    checkArgument(principal != null && !principal.isBlank(), "principal must not be empty, got '%s'", principal);
+    checkNotNull(role, "role must not be null");
+    access.grant(principal, role);
+  }
+
+  /** Takes away everything {@code principal} holds on the dataset's tables (and the admin role's namespace CREATE). */
+  public void revoke(String principal) {
+    checkArgument(principal != null && !principal.isBlank(), "principal must not be empty, got '%s'", principal);
+    access.revoke(principal);
+  }
+
+  /** Who may do what with the dataset, by principal name. */
+  public List<PrincipalAccess> permissions() {
+    return access.permissions();
+  }
+
   /** Drops whichever of the three tables exist. */
   public void drop() {
     run("drop", admin -> {
@@ -149,15 +180,21 @@ public final class CompositeDatasetAdmin {
         .setMaxVersions(Integer.MAX_VALUE).setInMemory(true).build();
     ColumnFamilyDescriptor lock = ColumnFamilyDescriptorBuilder.newBuilder(LOCK_FAMILY)
         .setMaxVersions(1).setInMemory(true).build();
+    // reader pins have a family of their own, so that readers may write them and nothing else
+    ColumnFamilyDescriptor pins = ColumnFamilyDescriptorBuilder.newBuilder(LockTable.PIN_FAMILY)
+        .setMaxVersions(1).setInMemory(true).build();
     return List.of(
         new HBaseTableAdmin(admin, dataset.dataTable(), dataFamilies),
         new HBaseTableAdmin(admin, dataset.metaTable(), List.of(meta)),
-        new HBaseTableAdmin(admin, dataset.lockTable(), List.of(lock)));
+        new HBaseTableAdmin(admin, dataset.lockTable(), List.of(lock, pins)));
   }
 
   private void ensureNamespace(Admin admin) throws IOException {
     try {
       admin.getNamespaceDescriptor(dataset.namespace());
+    } catch (org.apache.hadoop.hbase.security.AccessDeniedException e) {
+      // reading a namespace's descriptor needs its ADMIN; the admin role has CREATE only. If the
+      // namespace is missing, creating the first table says so (DatasetNotFoundException).
     } catch (NamespaceNotFoundException e) {
       try {
         admin.createNamespace(NamespaceDescriptor.create(dataset.namespace()).build());
@@ -185,6 +222,9 @@ public final class CompositeDatasetAdmin {
       return action.run(admin);
     } catch (IOException e) {
       throw StorageErrors.translate(dataset, what, e);
+    } catch (io.snapds.dataset.AccessDeniedException e) {
+      // a check needs only to read; changing the tables is the admin's
+      throw what.equals("check") ? e : e.within(what, DatasetRole.ADMIN);
     }
   }
 }

@@ -38,8 +38,10 @@ import org.slf4j.LoggerFactory;
  * <pre>
  *   L + lockName                     owner, token, acquired, expires    one row per lock
  *   W + lockName + 0x00 + waiterId   expires                            one row per waiting caller
- *   P + snapshotId(8) + pinId        owner, expires                     one row per reader pin
+ *   P + snapshotId(8) + pinId        owner, expires (family p)          one row per reader pin
  * </pre>
+ * Reader pins are in a family of their own ({@link #PIN_FAMILY}) so that the reader role may
+ * write them while the leases stay writable by writers only.
  * A free lock keeps its row with an empty owner and expiry 0, so that the token keeps growing
  * across grants. Times are the clients' clocks: keep leases much longer than the clock skew
  * between writer hosts.
@@ -224,12 +226,13 @@ public final class LockTable {
   }
 
   public void renewPin(SnapshotId snapshot, String pinId, String owner, Instant expires) {
-    put(new Put(pinRow(snapshot, pinId)).addColumn(FAMILY, OWNER, Bytes.toBytes(owner))
-        .addColumn(FAMILY, EXPIRES, Bytes.toBytes(expires.toEpochMilli())));
+    put(new Put(pinRow(snapshot, pinId)).addColumn(PIN_FAMILY, OWNER, Bytes.toBytes(owner))
+        .addColumn(PIN_FAMILY, EXPIRES, Bytes.toBytes(expires.toEpochMilli())));
   }
 
   public void unpin(SnapshotId snapshot, String pinId) {
-    delete(new Delete(pinRow(snapshot, pinId)));
+    // only the pin family: a reader may write that family and nothing else of this table
+    delete(new Delete(pinRow(snapshot, pinId)).addFamily(PIN_FAMILY));
   }
 
   /** How many unexpired reader pins {@code snapshot} has. */
@@ -264,9 +267,12 @@ public final class LockTable {
     int live = 0;
     List<Delete> stale = new ArrayList<>();
     try (Table table = connection.getTable(name);
-        ResultScanner rs = table.getScanner(new Scan().setRowPrefixFilter(prefix).addColumn(FAMILY, EXPIRES))) {
+        ResultScanner rs = table.getScanner(new Scan().setRowPrefixFilter(prefix))) {
       for (Result r : rs) {
-        if (Bytes.toLong(r.getValue(FAMILY, EXPIRES)) > now) {
+        // pins live in the pin family; pins written before it existed, and waiters, in FAMILY
+        byte[] expires = r.getValue(PIN_FAMILY, EXPIRES) != null ? r.getValue(PIN_FAMILY, EXPIRES)
+            : r.getValue(FAMILY, EXPIRES);
+        if (expires != null && Bytes.toLong(expires) > now) {
           live++;
         } else {
           stale.add(new Delete(r.getRow()));
