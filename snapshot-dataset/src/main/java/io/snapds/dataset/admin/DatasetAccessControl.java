@@ -32,6 +32,7 @@ final class DatasetAccessControl {
 
   /** Gives {@code principal} exactly {@code role}: what it held on the dataset before is revoked first. */
   void grant(String principal, DatasetRole role) {
+    checkAuthorizationEnabled();
     revoke(principal);
     for (DatasetRole.TableGrant g : role.tableGrants()) {
       call("grant " + role.roleName() + " to " + principal, () -> AccessControlClient.grant(connection,
@@ -48,6 +49,7 @@ final class DatasetAccessControl {
    * namespace actions of the admin role.
    */
   void revoke(String principal) {
+    checkAuthorizationEnabled();
     for (UserPermission up : tablePermissions()) {
       if (!up.getUser().equals(principal)) {
         continue;
@@ -75,6 +77,7 @@ final class DatasetAccessControl {
 
   /** Every principal with a permission on the dataset's tables, with the role it holds, by name. */
   List<PrincipalAccess> permissions() {
+    checkAuthorizationEnabled();
     Map<String, List<UserPermission>> byUser = new TreeMap<>();
     for (UserPermission up : tablePermissions()) {
       byUser.computeIfAbsent(up.getUser(), u -> new ArrayList<>()).add(up);
@@ -130,6 +133,16 @@ final class DatasetAccessControl {
       sb.append(a.code());
     }
     return sb.toString();
+  }
+
+  /** Grants on a cluster without the AccessController would be stored and never checked: refuse them. */
+  private void checkAuthorizationEnabled() {
+    boolean enabled = call("check whether HBase checks permissions",
+        () -> AccessControlClient.isAuthorizationEnabled(connection));
+    if (!enabled) {
+      throw new IllegalStateException("HBase does not check permissions on this cluster (authorization is off, "
+          + "no AccessController): roles on dataset " + dataset + " would have no effect; see docs/security.md");
+    }
   }
 
   private List<UserPermission> tablePermissions() {
