@@ -1,12 +1,12 @@
 package io.snapds.cli.env;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import io.snapds.dataset.StorageException;
+import io.snapds.dataset.security.KeytabLogin;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
-import org.apache.hadoop.security.UserGroupInformation;
 
 /**
  * {@code --principal P --keytab FILE}: logs this process in to Kerberos before it connects, with
@@ -40,14 +40,10 @@ public record KerberosLogin(String principal, Path keytab) {
    * @throws EnvironmentException when the KDC refuses the principal or keytab
    */
   public void login(Configuration base) {
-    Configuration conf = new Configuration(base);
-    conf.set("hadoop.security.authentication", "kerberos");
-    UserGroupInformation.setConfiguration(conf);
     try {
-      UserGroupInformation.loginUserFromKeytab(principal, keytab.toString());
-    } catch (IOException e) {
-      throw new EnvironmentException("Kerberos login of " + principal + " with keytab " + keytab + " failed: "
-          + e.getMessage(), e);
+      KeytabLogin.login(base, principal, keytab.toString());
+    } catch (StorageException e) {
+      throw new EnvironmentException(e.getMessage(), e);
     }
   }
 
