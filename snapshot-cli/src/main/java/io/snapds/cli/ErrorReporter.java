@@ -49,6 +49,9 @@ final class ErrorReporter implements IExecutionExceptionHandler, IParameterExcep
     if (e instanceof UserException u) {
       return u.exitCode();
     }
+    if (e instanceof io.snapds.dataset.AccessDeniedException) {
+      return ExitCodes.DENIED;
+    }
     if (e instanceof DatasetNotFoundException || e instanceof SnapshotNotAvailableException) {
       return ExitCodes.NOT_FOUND;
     }

@@ -15,6 +15,8 @@ public final class ExitCodes {
   public static final int UNAVAILABLE = 5;
   /** The demo's reader saw an inconsistent snapshot. */
   public static final int INCONSISTENT = 6;
+  /** HBase's access control refused: the message names the role to ask for. */
+  public static final int DENIED = 7;
 
   private ExitCodes() {}
 }

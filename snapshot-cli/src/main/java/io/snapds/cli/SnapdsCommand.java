@@ -3,6 +3,7 @@ package io.snapds.cli;
 import io.snapds.cli.env.Environment;
 import io.snapds.cli.env.EnvironmentFactory;
 import io.snapds.cli.env.EnvironmentOptions;
+import io.snapds.cli.env.KerberosLogin;
 import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine;
@@ -20,8 +21,8 @@ import picocli.CommandLine.ScopeType;
         + "the home directory (--home, $SNAPDS_HOME, default ~/.snapds).",
     subcommands = {CreateCommand.class, DropCommand.class, ListCommand.class, HistoryCommand.class,
         ShowCommand.class, LoadCommand.class, ScanCommand.class, GetCommand.class, RollbackCommand.class,
-        TagCommand.class, ExpireCommand.class, GcCommand.class, LockCommand.class, DemoCommand.class,
-        UpgradeCommand.class,
+        TagCommand.class, ExpireCommand.class, GcCommand.class, LockCommand.class, GrantCommand.class,
+        RevokeCommand.class, PermissionsCommand.class, UpgradeCommand.class, DemoCommand.class,
         CommandLine.HelpCommand.class})
 public final class SnapdsCommand implements Runnable {
   private final EnvironmentFactory environments;
@@ -50,6 +51,14 @@ public final class SnapdsCommand implements Runnable {
           + "state in DIR (one user at a time only).")
   private Path localTx;
 
+  @Option(names = "--principal", scope = ScopeType.INHERIT, paramLabel = "PRINCIPAL",
+      description = "With a Kerberos-secured cluster: log in as this principal (with --keytab).")
+  private String principal;
+
+  @Option(names = "--keytab", scope = ScopeType.INHERIT, paramLabel = "FILE",
+      description = "The keytab of --principal.")
+  private Path keytab;
+
   @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT,
       description = "Show stack traces of errors.")
   private boolean verbose;
@@ -68,6 +77,7 @@ public final class SnapdsCommand implements Runnable {
         .setCaseInsensitiveEnumValuesAllowed(true)
         .registerConverter(io.snapds.dataset.DatasetId.class, new Converters.DatasetIdConverter())
         .registerConverter(io.snapds.dataset.SnapshotId.class, new Converters.SnapshotIdConverter())
+        .registerConverter(io.snapds.dataset.DatasetRole.class, io.snapds.dataset.DatasetRole::parse)
         .registerConverter(java.time.Duration.class, new Converters.DurationConverter())
         .registerConverter(java.time.Instant.class, new Converters.TimeConverter());
   }
@@ -93,7 +103,18 @@ public final class SnapdsCommand implements Runnable {
     if (System.getProperty("snapds.log.dir") == null) {
       System.setProperty("snapds.log.dir", options.home().resolve("logs").toString());
     }
+    kerberosLogin().ifPresent(login -> {
+      if (options.embedded()) {
+        throw new IllegalArgumentException("--principal/--keytab need a cluster (--hbase-site or --zookeeper)");
+      }
+      login.login(KerberosLogin.configuration(options.hbaseSite()));
+    });
     return environments.open(options);
+  }
+
+  /** The Kerberos login the options ask for, checked (both given, keytab readable). */
+  Optional<KerberosLogin> kerberosLogin() {
+    return KerberosLogin.of(principal, keytab);
   }
 
   static Path defaultHome() {

@@ -9,6 +9,11 @@ public class DatasetNotFoundException extends SnapshotDatasetException {
     this.dataset = dataset;
   }
 
+  public DatasetNotFoundException(DatasetId dataset, String detail, Throwable cause) {
+    super("dataset " + dataset + " not found" + (detail.isEmpty() ? "" : ": " + detail), cause);
+    this.dataset = dataset;
+  }
+
   public DatasetId dataset() {
     return dataset;
   }

@@ -84,6 +84,14 @@ public final class NewSnapshot {
    * @throws FencedWriterException when a newer lease began meanwhile
    */
   public SnapshotWriter begin() {
+    try {
+      return beginOrFail();
+    } catch (AccessDeniedException e) {
+      throw e.within("begin a snapshot", DatasetRole.WRITER);
+    }
+  }
+
+  private SnapshotWriter beginOrFail() {
     String lockName = lockName(sourceKey);
     Latest latest = store.read(view -> new Latest(published(view, runId, sourceKey), view.fence(lockName)));
     if (latest.published().isPresent()) {

@@ -77,12 +77,13 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
     this.id = id;
     this.properties = properties;
     this.connection = connection;
-    this.txClient = txClient;
+    // the transaction service's unchecked failures become typed errors naming this dataset
+    this.txClient = TypedErrorsTxClient.wrap(id, txClient);
     this.clock = clock;
-    this.store = new HBaseMetadataStore(id, connection, txClient, properties.commitRetries(), commitClock);
+    this.store = new HBaseMetadataStore(id, connection, this.txClient, properties.commitRetries(), commitClock);
     this.data = new DataTable(connection, id.dataTable());
     this.locks = new LockTable(connection, id.lockTable(), clock);
-    this.cleanup = new Cleanup(id, store, data, locks, txClient, clock, new MetadataPruner(id, store, properties));
+    this.cleanup = new Cleanup(id, store, data, locks, this.txClient, clock, new MetadataPruner(id, store, properties));
     this.metaView = store.newTransactionAware();
   }
 
@@ -553,16 +554,22 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
 
   /** Marks a snapshot aborted, ends its building transaction and deletes its rows. */
   void abortSnapshot(SnapshotId snapshot, Transaction buildTx) {
-    boolean aborted = store.update("abort snapshot " + snapshot, view -> {
-      SnapshotInfo s = view.snapshot(snapshot).orElse(null);
-      if (s == null || s.state() != SnapshotState.BUILDING && s.state() != SnapshotState.ABORTED) {
-        return false;
-      }
-      view.putSnapshot(s.toBuilder().state(SnapshotState.ABORTED)
-          .cleanupFence(view.transaction().getWritePointer()).build());
-      return true;
-    });
-    txClient.abort(buildTx);
+    boolean aborted;
+    try {
+      aborted = store.update("abort snapshot " + snapshot, view -> {
+        SnapshotInfo s = view.snapshot(snapshot).orElse(null);
+        if (s == null || s.state() != SnapshotState.BUILDING && s.state() != SnapshotState.ABORTED) {
+          return false;
+        }
+        view.putSnapshot(s.toBuilder().state(SnapshotState.ABORTED)
+            .cleanupFence(view.transaction().getWritePointer()).build());
+        return true;
+      });
+    } finally {
+      // even when the metadata cannot be changed (access revoked, say), end the building
+      // transaction: then the next cleanup sees a dead writer and aborts the snapshot
+      txClient.abort(buildTx);
+    }
     if (aborted) {
       data.deleteSnapshot(snapshot, 1000);
       store.update("record cleanup of " + snapshot, view -> {

@@ -112,7 +112,7 @@ public final class SnapshotDatasets {
             + " (drop and create the dataset again, or restore them)");
       }
     } catch (IOException e) {
-      throw new StorageException("opening dataset " + id, e);
+      throw StorageErrors.translate(id, "open", e);
     }
     int format = admin.formatVersion();
     if (format < PropertiesCodec.FORMAT_VERSION) {

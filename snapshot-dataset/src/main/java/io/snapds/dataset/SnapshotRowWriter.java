@@ -29,6 +29,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * always cover every cell. Data cells need no wall-clock time; the metadata records the times.
  */
 public final class SnapshotRowWriter implements AutoCloseable {
+  private final DatasetId dataset;
   private final SnapshotId snapshot;
   private final Map<String, byte[]> families;
   private final long maxValueSize;
@@ -43,6 +44,7 @@ public final class SnapshotRowWriter implements AutoCloseable {
 
   SnapshotRowWriter(Connection connection, DatasetId dataset, SnapshotId snapshot, Set<String> families,
       long writeBufferBytes) {
+    this.dataset = dataset;
     this.snapshot = snapshot;
     this.families = new LinkedHashMap<>();
     families.forEach(f -> this.families.put(f, Bytes.toBytes(f)));
@@ -51,7 +53,7 @@ public final class SnapshotRowWriter implements AutoCloseable {
       this.mutator = connection.getBufferedMutator(
           new BufferedMutatorParams(dataset.dataTable()).writeBufferSize(writeBufferBytes));
     } catch (IOException e) {
-      throw new StorageException("opening a writer on " + dataset.dataTable(), e);
+      throw StorageErrors.translate(dataset, "open a writer on " + dataset.dataTable(), e);
     }
   }
 
@@ -121,7 +123,7 @@ public final class SnapshotRowWriter implements AutoCloseable {
     try {
       mutator.flush();
     } catch (IOException e) {
-      throw new StorageException("writing snapshot " + snapshot, e);
+      throw StorageErrors.translate(dataset, "write snapshot " + snapshot, e);
     }
   }
 
@@ -139,7 +141,7 @@ public final class SnapshotRowWriter implements AutoCloseable {
     try {
       mutator.close();
     } catch (IOException e) {
-      throw new StorageException("writing snapshot " + snapshot, e);
+      throw StorageErrors.translate(dataset, "write snapshot " + snapshot, e);
     }
   }
 
@@ -147,7 +149,7 @@ public final class SnapshotRowWriter implements AutoCloseable {
     try {
       mutator.mutate(m);
     } catch (IOException e) {
-      throw new StorageException("writing snapshot " + snapshot, e);
+      throw StorageErrors.translate(dataset, "write snapshot " + snapshot, e);
     }
   }
 

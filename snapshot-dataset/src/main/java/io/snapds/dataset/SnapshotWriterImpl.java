@@ -152,6 +152,15 @@ final class SnapshotWriterImpl implements SnapshotWriter {
         "snapshot %s lost rows in a failed write (%s): it cannot be committed; abort it and write it again",
         handle.snapshot, writeFailure);
     checkState(status == Status.OPEN, "snapshot %s is %s, cannot commit", handle.snapshot, status);
+    try {
+      return publishOrFail();
+    } catch (AccessDeniedException e) {
+      abortQuietly(); // denied now means denied on every retry: give the snapshot up
+      throw e.within("publish snapshot " + handle.snapshot, DatasetRole.WRITER);
+    }
+  }
+
+  private SnapshotInfo publishOrFail() {
     writing(rows::flush);
     if (keeper.isLost()) {
       long fence = store.read(view -> view.fence(handle.options.lockName()));

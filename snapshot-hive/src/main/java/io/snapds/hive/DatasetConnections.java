@@ -5,6 +5,7 @@ import io.snapds.dataset.StorageException;
 import io.snapds.dataset.mapreduce.JobDatasets;
 import io.snapds.dataset.mapreduce.TephraServiceClientFactory;
 import io.snapds.dataset.mapreduce.TransactionClientFactory;
+import io.snapds.dataset.security.KeytabLogin;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,6 +40,7 @@ final class DatasetConnections {
         TephraServiceClientFactory.class, TransactionClientFactory.class);
     TransactionClientFactory factory = ReflectionUtils.newInstance(factoryClass, conf);
     try {
+      KeytabLogin.loginIfConfigured(conf); // snapds.kerberos.principal/keytab, when the server is not logged in
       Connection connection = ConnectionFactory.createConnection(HBaseConfiguration.create(conf));
       return SnapshotDatasets.using(connection, factory.create(conf));
     } catch (IOException e) {

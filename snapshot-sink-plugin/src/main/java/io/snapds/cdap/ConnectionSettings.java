@@ -1,5 +1,6 @@
 package io.snapds.cdap;
 
+import io.snapds.dataset.security.KeytabLogin;
 import io.snapds.dataset.StorageException;
 import io.snapds.dataset.mapreduce.JobDatasets;
 import java.io.IOException;
@@ -116,6 +117,8 @@ public final class ConnectionSettings {
    */
   public JobDatasets open() {
     Configuration conf = hbaseConfiguration(null);
+    // snapds.kerberos.principal/keytab among the HBase properties: the driver logs in; tasks use tokens
+    KeytabLogin.loginIfConfigured(conf);
     try {
       return JobDatasets.open(conf);
     } catch (IOException e) {

@@ -32,9 +32,16 @@ final class CsvRecordSource implements RecordSource {
         .setAllowDuplicateHeaderNames(false).setAllowMissingColumnNames(false).setIgnoreSurroundingSpaces(false)
         .build();
     CSVParser parser;
+    ReadFailures file = new ReadFailures(reader);
     try {
-      parser = format.parse(reader);
+      parser = format.parse(file);
     } catch (IllegalArgumentException | IllegalStateException | UncheckedIOException e) {
+      throw new BadInputException(1, "bad header line: " + e.getMessage());
+    } catch (IOException e) {
+      if (file.failed()) {
+        throw e; // the file could not be read
+      }
+      // commons-csv reports a malformed header (an unterminated quote, say) as an IOException
       throw new BadInputException(1, "bad header line: " + e.getMessage());
     }
     List<String> header = parser.getHeaderNames();
@@ -78,5 +85,38 @@ final class CsvRecordSource implements RecordSource {
   @Override
   public void close() throws IOException {
     parser.close();
+  }
+
+  /** Remembers whether the file itself failed, to tell a read error from a parse error. */
+  private static final class ReadFailures extends java.io.FilterReader {
+    private boolean failed;
+
+    ReadFailures(Reader in) {
+      super(in);
+    }
+
+    boolean failed() {
+      return failed;
+    }
+
+    @Override
+    public int read() throws IOException {
+      try {
+        return super.read();
+      } catch (IOException e) {
+        failed = true;
+        throw e;
+      }
+    }
+
+    @Override
+    public int read(char[] buf, int off, int len) throws IOException {
+      try {
+        return super.read(buf, off, len);
+      } catch (IOException e) {
+        failed = true;
+        throw e;
+      }
+    }
   }
 }

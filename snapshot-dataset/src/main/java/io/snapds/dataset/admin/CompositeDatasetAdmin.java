@@ -1,9 +1,15 @@
 package io.snapds.dataset.admin;
 
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+
+import io.snapds.dataset.StorageErrors;
 import io.snapds.dataset.DatasetAlreadyExistsException;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.DatasetNotFoundException;
 import io.snapds.dataset.DatasetProperties;
+import io.snapds.dataset.DatasetRole;
+import io.snapds.dataset.lock.LockTable;
 import io.snapds.dataset.StorageException;
 import io.snapds.dataset.store.CommitClock;
 import io.snapds.dataset.store.HBaseMetadataStore;
@@ -39,6 +45,7 @@ public final class CompositeDatasetAdmin {
   private final DatasetId dataset;
   private final Connection connection;
   private final TransactionSystemClient txClient;
+  private final DatasetAccessControl access;
 
   public CompositeDatasetAdmin(DatasetId dataset, Connection connection) {
     this(dataset, connection, null);
@@ -49,6 +56,7 @@ public final class CompositeDatasetAdmin {
     this.dataset = dataset;
     this.connection = connection;
     this.txClient = txClient;
+    this.access = new DatasetAccessControl(dataset, connection);
   }
 
   public DatasetId dataset() {
@@ -57,7 +65,7 @@ public final class CompositeDatasetAdmin {
 
   /** True when all three tables exist. */
   public boolean exists() {
-    return run("checking", admin -> {
+    return run("check", admin -> {
       for (TableAdmin part : parts(admin, null)) {
         if (!part.exists()) {
           return false;
@@ -73,7 +81,7 @@ public final class CompositeDatasetAdmin {
    * @throws DatasetAlreadyExistsException if any of the tables exists already; nothing is changed
    */
   public void create(DatasetProperties properties) {
-    run("creating", admin -> {
+    run("create", admin -> {
       List<TableAdmin> parts = parts(admin, properties);
       for (TableAdmin part : parts) {
         if (part.exists()) {
@@ -117,17 +125,15 @@ public final class CompositeDatasetAdmin {
       Map<String, String> m = new LinkedHashMap<>();
       r.getFamilyMap(META_FAMILY).forEach((k, v) -> m.put(Bytes.toString(k), Bytes.toString(v)));
       return m;
-    } catch (org.apache.hadoop.hbase.TableNotFoundException e) {
-      throw new DatasetNotFoundException(dataset, "table " + dataset.metaTable() + " is missing");
     } catch (IOException e) {
-      throw new StorageException("reading properties of " + dataset, e);
+      throw StorageErrors.translate(dataset, "read the properties", e);
     }
   }
 
   /** Removes every snapshot and all metadata, keeping the tables and properties. */
   public void truncate() {
     DatasetProperties properties = properties();
-    run("truncating", admin -> {
+    run("truncate", admin -> {
       for (TableAdmin part : parts(admin, properties)) {
         part.truncate();
       }
@@ -147,7 +153,7 @@ public final class CompositeDatasetAdmin {
   public int upgrade() {
     DatasetProperties properties = properties();
     int format = formatVersion();
-    run("upgrading", admin -> {
+    run("upgrade", admin -> {
       for (TableAdmin part : parts(admin, properties)) {
         part.upgrade();
       }
@@ -160,7 +166,7 @@ public final class CompositeDatasetAdmin {
       }
       new HBaseMetadataStore(dataset, connection, txClient, properties.commitRetries(),
           CommitClock.TRANSACTION_MANAGER).upgradeFromFormat1();
-      run("recording the format of", admin -> {
+      run("record the format of", admin -> {
         writeProperties(properties);
         return null;
       });
@@ -168,9 +174,33 @@ public final class CompositeDatasetAdmin {
     return format;
   }
 
+  /**
+   * Gives {@code principal} (an HBase user, or {@code @group}) exactly {@code role} on this
+   * dataset, replacing whatever it held on the dataset's tables. Needs HBase's ADMIN permission
+   * on the tables (or a superuser); HBase propagates the change to every server within moments.
+   *
+   * @throws io.snapds.dataset.AccessDeniedException if the caller may not grant
+   */
+  public void grant(String principal, DatasetRole role) {
+    checkArgument(principal != null && !principal.isBlank(), "principal must not be empty, got '%s'", principal);
+    checkNotNull(role, "role must not be null");
+    access.grant(principal, role);
+  }
+
+  /** Takes away everything {@code principal} holds on the dataset's tables (and the admin role's namespace CREATE). */
+  public void revoke(String principal) {
+    checkArgument(principal != null && !principal.isBlank(), "principal must not be empty, got '%s'", principal);
+    access.revoke(principal);
+  }
+
+  /** Who may do what with the dataset, by principal name. */
+  public List<PrincipalAccess> permissions() {
+    return access.permissions();
+  }
+
   /** Drops whichever of the three tables exist. */
   public void drop() {
-    run("dropping", admin -> {
+    run("drop", admin -> {
       for (TableAdmin part : parts(admin, null)) {
         part.drop();
       }
@@ -190,15 +220,21 @@ public final class CompositeDatasetAdmin {
         .setMaxVersions(Integer.MAX_VALUE).setInMemory(true).build();
     ColumnFamilyDescriptor lock = ColumnFamilyDescriptorBuilder.newBuilder(LOCK_FAMILY)
         .setMaxVersions(1).setInMemory(true).build();
+    // reader pins have a family of their own, so that readers may write them and nothing else
+    ColumnFamilyDescriptor pins = ColumnFamilyDescriptorBuilder.newBuilder(LockTable.PIN_FAMILY)
+        .setMaxVersions(1).setInMemory(true).build();
     return List.of(
         new HBaseTableAdmin(admin, dataset.dataTable(), dataFamilies),
         new HBaseTableAdmin(admin, dataset.metaTable(), List.of(meta)),
-        new HBaseTableAdmin(admin, dataset.lockTable(), List.of(lock)));
+        new HBaseTableAdmin(admin, dataset.lockTable(), List.of(lock, pins)));
   }
 
   private void ensureNamespace(Admin admin) throws IOException {
     try {
       admin.getNamespaceDescriptor(dataset.namespace());
+    } catch (org.apache.hadoop.hbase.security.AccessDeniedException e) {
+      // reading a namespace's descriptor needs its ADMIN; the admin role has CREATE only. If the
+      // namespace is missing, creating the first table says so (DatasetNotFoundException).
     } catch (NamespaceNotFoundException e) {
       try {
         admin.createNamespace(NamespaceDescriptor.create(dataset.namespace()).build());
@@ -225,7 +261,10 @@ public final class CompositeDatasetAdmin {
     try (Admin admin = connection.getAdmin()) {
       return action.run(admin);
     } catch (IOException e) {
-      throw new StorageException(what + " dataset " + dataset, e);
+      throw StorageErrors.translate(dataset, what, e);
+    } catch (io.snapds.dataset.AccessDeniedException e) {
+      // a check needs only to read; changing the tables is the admin's
+      throw what.equals("check") ? e : e.within(what, DatasetRole.ADMIN);
     }
   }
 }

@@ -1,10 +1,11 @@
 package io.snapds.dataset.lock;
 
+import java.io.UncheckedIOException;
+import io.snapds.dataset.StorageErrors;
 import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeException;
 import dev.failsafe.RetryPolicy;
 import io.snapds.dataset.SnapshotId;
-import io.snapds.dataset.StorageException;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -37,9 +38,11 @@ import org.slf4j.LoggerFactory;
  * <pre>
  *   L + lockName                     owner, token, acquired, expires    one row per lock
  *   W + lockName + 0x00 + waiterId   expires                            one row per waiting caller
- *   P + snapshotId(8) + pinId        owner, expires                     one row per reader pin
+ *   P + snapshotId(8) + pinId        owner, expires (family p)          one row per reader pin
  *   C + snapshotId(8)                at                                 cleanup began deleting it
  * </pre>
+ * Reader pins are in a family of their own ({@link #PIN_FAMILY}) so that the reader role may
+ * write them while the leases stay writable by writers only.
  * A free lock keeps its row with an empty owner and expiry 0, so that the token keeps growing
  * across grants. Times are the clients' clocks: keep leases much longer than the clock skew
  * between writer hosts.
@@ -47,6 +50,8 @@ import org.slf4j.LoggerFactory;
 public final class LockTable {
   private static final Logger LOG = LoggerFactory.getLogger(LockTable.class);
   static final byte[] FAMILY = Bytes.toBytes("l");
+  /** The family of reader pins, which the reader role may write (the rest of the table it may only read). */
+  public static final byte[] PIN_FAMILY = Bytes.toBytes("p");
   private static final byte[] OWNER = Bytes.toBytes("owner");
   private static final byte[] TOKEN = Bytes.toBytes("token");
   private static final byte[] ACQUIRED = Bytes.toBytes("acquired");
@@ -125,7 +130,7 @@ public final class LockTable {
       return lease.orElseThrow(
           () -> new LockTimeoutException(lockName, settings.acquireTimeout(), holder(lockName)));
     } catch (FailsafeException e) {
-      throw new StorageException("waiting for lock '" + lockName + "'", e.getCause());
+      throw StorageErrors.translate(name, "wait for lock '" + lockName + "'", e.getCause());
     } finally {
       delete(new Delete(waiterRow));
     }
@@ -227,8 +232,8 @@ public final class LockTable {
         out.add(new LockStatus(name, decode(name, r), Bytes.toLong(r.getValue(FAMILY, TOKEN)),
             liveWaiters(name)));
       }
-    } catch (IOException e) {
-      throw new StorageException("reading locks of " + name, e);
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "read the locks in " + name, e);
     }
     return out;
   }
@@ -236,8 +241,8 @@ public final class LockTable {
   /** Records that a reader uses {@code snapshot} until {@code expires}; cleanup leaves it alone. */
   public String pin(SnapshotId snapshot, String owner, Instant expires) {
     String pinId = UUID.randomUUID().toString();
-    put(new Put(pinRow(snapshot, pinId)).addColumn(FAMILY, OWNER, Bytes.toBytes(owner))
-        .addColumn(FAMILY, EXPIRES, Bytes.toBytes(expires.toEpochMilli())));
+    put(new Put(pinRow(snapshot, pinId)).addColumn(PIN_FAMILY, OWNER, Bytes.toBytes(owner))
+        .addColumn(PIN_FAMILY, EXPIRES, Bytes.toBytes(expires.toEpochMilli())));
     return pinId;
   }
 
@@ -251,12 +256,13 @@ public final class LockTable {
    */
   public boolean renewPin(SnapshotId snapshot, String pinId, Instant previous, Instant expires) {
     return checkAndMutate(CheckAndMutate.newBuilder(pinRow(snapshot, pinId))
-        .ifEquals(FAMILY, EXPIRES, Bytes.toBytes(previous.toEpochMilli()))
-        .build(new Put(pinRow(snapshot, pinId)).addColumn(FAMILY, EXPIRES, Bytes.toBytes(expires.toEpochMilli()))));
+        .ifEquals(PIN_FAMILY, EXPIRES, Bytes.toBytes(previous.toEpochMilli()))
+        .build(new Put(pinRow(snapshot, pinId)).addColumn(PIN_FAMILY, EXPIRES, Bytes.toBytes(expires.toEpochMilli()))));
   }
 
   public void unpin(SnapshotId snapshot, String pinId) {
-    delete(new Delete(pinRow(snapshot, pinId)));
+    // only the pin family: a reader may write that family and nothing else of this table
+    delete(new Delete(pinRow(snapshot, pinId)).addFamily(PIN_FAMILY));
   }
 
   /**
@@ -313,18 +319,23 @@ public final class LockTable {
     long now = clock.millis();
     int live = 0;
     try (Table table = connection.getTable(name);
-        ResultScanner rs = table.getScanner(new Scan().setRowPrefixFilter(prefix).addColumn(FAMILY, EXPIRES))) {
+        ResultScanner rs = table.getScanner(new Scan().setRowPrefixFilter(prefix))) {
       for (Result r : rs) {
-        byte[] expires = r.getValue(FAMILY, EXPIRES);
+        // pins live in the pin family; pins written before it existed, and waiters, in FAMILY
+        byte[] family = r.getValue(PIN_FAMILY, EXPIRES) != null ? PIN_FAMILY : FAMILY;
+        byte[] expires = r.getValue(family, EXPIRES);
+        if (expires == null) {
+          continue;
+        }
         if (Bytes.toLong(expires) > now) {
           live++;
-        } else if (!table.checkAndMutate(CheckAndMutate.newBuilder(r.getRow()).ifEquals(FAMILY, EXPIRES, expires)
+        } else if (!table.checkAndMutate(CheckAndMutate.newBuilder(r.getRow()).ifEquals(family, EXPIRES, expires)
             .build(new Delete(r.getRow()))).isSuccess()) {
           live++; // renewed between the read and the removal
         }
       }
-    } catch (IOException e) {
-      throw new StorageException("reading " + name, e);
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "read " + name, e);
     }
     return live;
   }
@@ -369,32 +380,32 @@ public final class LockTable {
   private Result get(byte[] row) {
     try (Table table = connection.getTable(name)) {
       return table.get(new Get(row).addFamily(FAMILY));
-    } catch (IOException e) {
-      throw new StorageException("reading " + name, e);
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "read " + name, e);
     }
   }
 
   private void put(Put put) {
     try (Table table = connection.getTable(name)) {
       table.put(put);
-    } catch (IOException e) {
-      throw new StorageException("writing " + name, e);
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "write " + name, e);
     }
   }
 
   private void delete(Delete delete) {
     try (Table table = connection.getTable(name)) {
       table.delete(delete);
-    } catch (IOException e) {
-      throw new StorageException("writing " + name, e);
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "write " + name, e);
     }
   }
 
   private boolean checkAndMutate(CheckAndMutate cam) {
     try (Table table = connection.getTable(name)) {
       return table.checkAndMutate(cam).isSuccess();
-    } catch (IOException e) {
-      throw new StorageException("changing a lease in " + name, e);
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "change a lease in " + name, e);
     }
   }
 }

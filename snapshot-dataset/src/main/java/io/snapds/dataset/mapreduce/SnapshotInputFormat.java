@@ -33,6 +33,7 @@ public class SnapshotInputFormat extends InputFormat<ImmutableBytesWritable, Sna
   public static void setInput(Job job, DatasetId dataset, SnapshotSelector selector) {
     job.setInputFormatClass(SnapshotInputFormat.class);
     SnapshotInputFormatImpl.setInput(job.getConfiguration(), dataset, selector);
+    JobCredentials.obtain(job);
   }
 
   /** Only these columns, each {@code family} or {@code family:qualifier}. */

@@ -71,6 +71,7 @@ public class SnapshotOutputFormat<K> extends OutputFormat<K, SnapshotRowWritable
     }
     conf.unset(HANDLE);
     conf.unset(ALREADY_PUBLISHED);
+    JobCredentials.obtain(job);
   }
 
   public static void setWriteBufferBytes(Job job, long bytes) {

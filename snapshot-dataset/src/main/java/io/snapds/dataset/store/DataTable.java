@@ -1,5 +1,7 @@
 package io.snapds.dataset.store;
 
+import java.io.UncheckedIOException;
+import io.snapds.dataset.StorageErrors;
 import io.snapds.dataset.RowScan;
 import io.snapds.dataset.RowScanner;
 import io.snapds.dataset.SnapshotId;
@@ -87,8 +89,8 @@ public final class DataTable {
         out.add(r.isEmpty() ? Optional.empty() : Optional.of(toRow(r)));
       }
       return out;
-    } catch (IOException e) {
-      throw new StorageException("reading " + name + " snapshot " + snapshot, e);
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "read snapshot " + snapshot, e);
     }
   }
 
@@ -96,8 +98,8 @@ public final class DataTable {
     try {
       Table t = connection.getTable(name);
       return new Scanner(t, t.getScanner(toHBaseScan(snapshot, scan)), scan.limit());
-    } catch (IOException e) {
-      throw new StorageException("scanning " + name + " snapshot " + snapshot, e);
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "scan snapshot " + snapshot, e);
     }
   }
 
@@ -125,8 +127,8 @@ public final class DataTable {
       deleted += batch.size();
       t.delete(batch);
       return deleted;
-    } catch (IOException e) {
-      throw new StorageException("deleting rows of snapshot " + snapshot + " from " + name, e);
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "delete the rows of snapshot " + snapshot, e);
     }
   }
 
@@ -149,7 +151,11 @@ public final class DataTable {
 
         @Override
         public boolean hasNext() {
-          return (limit == 0 || returned < limit) && it.hasNext();
+          try {
+            return (limit == 0 || returned < limit) && it.hasNext();
+          } catch (UncheckedIOException e) {
+            throw StorageErrors.translate(table.getName(), "scan", e); // the scanner's next batch failed
+          }
         }
 
         @Override

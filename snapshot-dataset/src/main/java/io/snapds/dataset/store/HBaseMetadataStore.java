@@ -6,6 +6,7 @@ import dev.failsafe.RetryPolicy;
 import io.snapds.dataset.CommitConflictException;
 import io.snapds.dataset.CommitStateUnknownException;
 import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.StorageErrors;
 import io.snapds.dataset.StorageException;
 import java.io.IOException;
 import java.time.Duration;
@@ -109,7 +110,7 @@ public final class HBaseMetadataStore implements MetadataStore {
         throw new StorageException(operation + " on " + dataset + " timed out on every attempt and did not commit",
             e.getCause());
       }
-      throw new StorageException(operation + " on " + dataset, e.getCause());
+      throw StorageErrors.translate(dataset, operation, e.getCause());
     }
   }
 
@@ -150,7 +151,7 @@ public final class HBaseMetadataStore implements MetadataStore {
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {
-      throw new StorageException(operation + " on " + dataset, e);
+      throw StorageErrors.translate(dataset, operation, e);
     } finally {
       if (!done) {
         rollback(table, tx);
@@ -233,8 +234,8 @@ public final class HBaseMetadataStore implements MetadataStore {
       int cells = deletes.stream().mapToInt(Delete::size).sum();
       table.delete(deletes);
       return cells;
-    } catch (IOException e) {
-      throw new StorageException("removing metadata of failed transactions of " + dataset, e);
+    } catch (IOException | java.io.UncheckedIOException e) {
+      throw StorageErrors.translate(dataset, "remove the metadata of failed transactions", e);
     }
   }
 }

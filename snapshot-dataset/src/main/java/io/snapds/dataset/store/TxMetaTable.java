@@ -2,6 +2,7 @@ package io.snapds.dataset.store;
 
 import static com.google.common.base.Preconditions.checkState;
 
+import io.snapds.dataset.StorageErrors;
 import io.snapds.dataset.StorageException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -87,8 +88,8 @@ final class TxMetaTable implements TransactionAware, MetaRows {
       for (Result r : table.get(gets)) {
         out.add(observe(r));
       }
-    } catch (IOException e) {
-      throw new StorageException("reading metadata table " + name, e);
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "read the metadata", e);
     }
     return out;
   }
@@ -108,7 +109,7 @@ final class TxMetaTable implements TransactionAware, MetaRows {
         }
       }
     } catch (IOException | UncheckedIOException e) {
-      throw new StorageException("scanning metadata table " + name, e);
+      throw StorageErrors.translate(name, "scan the metadata", e);
     }
     return rows;
   }

@@ -1,0 +1,26 @@
+package io.snapds.dataset;
+
+/**
+ * Tephra's transaction service failed or could not be reached while an operation needed it.
+ * Before the operation reached its commit, nothing was changed; a failure during a metadata commit
+ * itself is reported as {@link CommitStateUnknownException} instead. Retry once the service is
+ * back.
+ */
+public class TransactionServiceUnavailableException extends StorageException {
+  private final DatasetId dataset;
+  private final String operation;
+
+  public TransactionServiceUnavailableException(DatasetId dataset, String operation, Throwable cause) {
+    super(operation + " on dataset " + dataset + " failed: the transaction service is unavailable", cause);
+    this.dataset = dataset;
+    this.operation = operation;
+  }
+
+  public DatasetId dataset() {
+    return dataset;
+  }
+
+  public String operation() {
+    return operation;
+  }
+}
