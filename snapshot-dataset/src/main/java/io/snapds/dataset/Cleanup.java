@@ -133,6 +133,7 @@ final class Cleanup {
     }
     List<Long> truncated = truncateInvalid(probe, cleaned);
     pruner.run(probe.invalids());
+    forgetCleaningMarks();
     return new CleanupResult(cleaned, rows, deferred, dead, truncated);
   }
 
@@ -182,6 +183,21 @@ final class Cleanup {
           dataset, s.id(), s.state());
       txClient.invalidate(s.id().value());
     }
+  }
+
+  /**
+   * Drops the cleaning marks of snapshots whose records the history horizon deleted, so the lock
+   * table stays as small as the metadata. Reads the pointer row, and one record per mark past
+   * the horizon (the few the last trim removed).
+   */
+  private void forgetCleaningMarks() {
+    List<SnapshotId> marks = locks.cleaningMarks();
+    if (marks.isEmpty()) {
+      return;
+    }
+    List<SnapshotId> gone = store.read(view -> marks.stream()
+        .filter(id -> view.pastHorizon(id) && view.snapshot(id).isEmpty()).toList());
+    gone.forEach(locks::unmarkCleaning);
   }
 
   static boolean needsCleanup(SnapshotInfo s) {

@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -27,6 +28,7 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.Filter;
 import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.slf4j.Logger;
@@ -267,8 +269,9 @@ public final class LockTable {
 
   /**
    * Records that cleanup is about to delete {@code snapshot}'s rows. Written before the first
-   * delete and never removed, so a reader that checks it after reading ({@link #isCleaning})
-   * learns whether any row it missed may have been deleted under it.
+   * delete, so a reader that checks it after reading ({@link #isCleaning}) learns whether any
+   * row it missed may have been deleted under it. Removed ({@link #unmarkCleaning}) only once the
+   * snapshot's record has passed the history horizon.
    */
   public void markCleaning(SnapshotId snapshot) {
     put(new Put(cleaningRow(snapshot)).addColumn(FAMILY, AT, Bytes.toBytes(clock.millis())));
@@ -281,6 +284,26 @@ public final class LockTable {
     } catch (IOException e) {
       throw new StorageException("reading " + name, e);
     }
+  }
+
+  /** The snapshots that carry a cleaning mark, oldest first: as many as cleaned records within the horizon. */
+  public List<SnapshotId> cleaningMarks() {
+    List<SnapshotId> marks = new ArrayList<>();
+    try (Table table = connection.getTable(name);
+        ResultScanner rs = table.getScanner(new Scan().setRowPrefixFilter(new byte[] {'C'})
+            .addColumn(FAMILY, AT).setFilter(new KeyOnlyFilter()))) {
+      for (Result r : rs) {
+        marks.add(SnapshotId.fromBytes(Arrays.copyOfRange(r.getRow(), 1, 1 + SnapshotId.BYTES)));
+      }
+    } catch (IOException e) {
+      throw new StorageException("reading " + name, e);
+    }
+    return marks;
+  }
+
+  /** Drops the cleaning mark of a snapshot whose record the history horizon has deleted. */
+  public void unmarkCleaning(SnapshotId snapshot) {
+    delete(new Delete(cleaningRow(snapshot)));
   }
 
   /** How many unexpired reader pins {@code snapshot} has. */
