@@ -113,11 +113,24 @@ public class SnapshotPipelineIT extends HydratorTestBase {
 
   @AfterClass
   public static void stopEverything() throws Exception {
+    keepTheProgramLogs();
     if (snapds != null) {
       snapds.close();
     }
     if (hbase != null) {
       hbase.shutdownMiniCluster();
+    }
+  }
+
+  /** CDAP's program logs (Avro, readable with {@code strings}) outlive its temporary folder. */
+  private static void keepTheProgramLogs() throws java.io.IOException {
+    Path target = Path.of(System.getProperty("snapds.side.dir")).resolveSibling("cdap-logs");
+    try (java.util.stream.Stream<Path> files = Files.walk(TMP_FOLDER.getRoot().toPath())) {
+      for (Path f : (Iterable<Path>) files.filter(p -> p.toString().contains("/logs/default/") && Files.isRegularFile(p))::iterator) {
+        Path copy = target.resolve(f.getParent().getParent().getFileName() + "-" + f.getFileName());
+        Files.createDirectories(target);
+        Files.copy(f, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      }
     }
   }
 
@@ -344,7 +357,7 @@ public class SnapshotPipelineIT extends HydratorTestBase {
         .build();
     WorkflowManager reader = deploy("pinned-reader-" + e, readerConfig).getWorkflowManager(SmartWorkflow.NAME);
     reader.start(args(T1));
-    awaitFile(gate.toPath().resolve("entered"));
+    awaitFile(gate.toPath().resolve("entered"), reader);
 
     // while the reader is in the middle of S1: another pipeline publishes S2, which expires S1
     ApplicationManager second = deploy("pinned-second-" + e, writer("in_pinned2_" + e, retainOne, engine));
@@ -449,9 +462,12 @@ public class SnapshotPipelineIT extends HydratorTestBase {
     return value;
   }
 
-  private static void awaitFile(Path file) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+  private static void awaitFile(Path file, WorkflowManager run) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(6);
     while (!Files.exists(file)) {
+      if (!run.getHistory(ProgramRunStatus.FAILED).isEmpty()) {
+        throw new AssertionError("the reader pipeline failed before it reached its gate (see target/cdap-logs)");
+      }
       if (System.nanoTime() > deadline) {
         throw new AssertionError(file + " did not appear: the reader pipeline never reached its gate");
       }
