@@ -90,8 +90,11 @@ public final class ConnectionSettings {
     if (zookeeperParent != null) {
       out.put(HConstants.ZOOKEEPER_ZNODE_PARENT, zookeeperParent);
     }
-    if (transactionZookeeperQuorum != null) {
-      out.put(TX_ZOOKEEPER_QUORUM, transactionZookeeperQuorum);
+    // Tephra's own fallback is hbase.zookeeper.quorum without the client port (so port 2181):
+    // give it the quorum as the user wrote it, ports included
+    String txQuorum = transactionZookeeperQuorum != null ? transactionZookeeperQuorum : zookeeperQuorum;
+    if (txQuorum != null) {
+      out.put(TX_ZOOKEEPER_QUORUM, txQuorum);
     }
     if (transactionService.inProcess()) {
       out.put(JobDatasets.TX_CLIENT_FACTORY, InProcessTransactionClientFactory.class.getName());

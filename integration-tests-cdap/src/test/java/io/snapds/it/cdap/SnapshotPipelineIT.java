@@ -1,0 +1,477 @@
+package io.snapds.it.cdap;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.cdap.cdap.api.artifact.ArtifactRange;
+import io.cdap.cdap.api.artifact.ArtifactScope;
+import io.cdap.cdap.api.artifact.ArtifactSummary;
+import io.cdap.cdap.api.data.format.StructuredRecord;
+import io.cdap.cdap.api.data.schema.Schema;
+import io.cdap.cdap.common.conf.Constants;
+import io.cdap.cdap.common.id.Id;
+import io.cdap.cdap.datapipeline.DataPipelineApp;
+import io.cdap.cdap.datapipeline.SmartWorkflow;
+import io.cdap.cdap.etl.api.Engine;
+import io.cdap.cdap.etl.api.Transform;
+import io.cdap.cdap.etl.api.batch.BatchSink;
+import io.cdap.cdap.etl.api.batch.BatchSource;
+import io.cdap.cdap.etl.mock.batch.MockSink;
+import io.cdap.cdap.etl.mock.batch.MockSource;
+import io.cdap.cdap.etl.mock.test.HydratorTestBase;
+import io.cdap.cdap.etl.proto.ArtifactSelectorConfig;
+import io.cdap.cdap.etl.proto.v2.ETLBatchConfig;
+import io.cdap.cdap.etl.proto.v2.ETLPlugin;
+import io.cdap.cdap.etl.proto.v2.ETLStage;
+import io.cdap.cdap.etl.spark.Compat;
+import io.cdap.cdap.internal.app.runtime.artifact.ArtifactRepository;
+import io.cdap.cdap.proto.ProgramRunStatus;
+import io.cdap.cdap.proto.artifact.AppRequest;
+import io.cdap.cdap.proto.artifact.ArtifactRanges;
+import io.cdap.cdap.proto.id.ArtifactId;
+import io.cdap.cdap.proto.id.NamespaceId;
+import io.cdap.cdap.test.ApplicationManager;
+import io.cdap.cdap.test.TestBase;
+import io.cdap.cdap.test.TestConfiguration;
+import io.cdap.cdap.test.WorkflowManager;
+import io.snapds.it.cdap.transforms.FailTransform;
+import io.snapds.it.cdap.transforms.GateConfig;
+import io.snapds.it.cdap.transforms.GateTransform;
+import java.io.File;
+import java.lang.reflect.Field;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.ClassRule;
+import org.junit.Test;
+
+/**
+ * The packaged plugin (jar and JSON from snapshot-sink-plugin/target, deployed as a CDAP user
+ * artifact whose parents are the JSON's) in CDAP 6.11's own DataPipelineApp, on the MapReduce
+ * and the Spark engine, against an HBase 2.5 mini cluster in this JVM and a Tephra 0.16.1
+ * transaction service in a JVM of its own ({@link SnapdsSide}), which also reads the datasets
+ * back through the snapds API for the assertions.
+ *
+ * <p>One CDAP, one mini cluster and one Tephra service for all scenarios (starting them is most
+ * of this class's time); each scenario uses datasets of its own.
+ */
+public class SnapshotPipelineIT extends HydratorTestBase {
+  private static final String CDAP_VERSION = System.getProperty("cdap.version", "6.11.0");
+  /** The parent the plugin JSON names: system:cdap-data-pipeline[6.0.0,7.0.0). */
+  private static final ArtifactId PIPELINE_ARTIFACT = NamespaceId.SYSTEM.artifact("cdap-data-pipeline", CDAP_VERSION);
+  private static final ArtifactSummary PIPELINE =
+      new ArtifactSummary("cdap-data-pipeline", CDAP_VERSION, ArtifactScope.SYSTEM);
+  private static final String PLUGIN_NAME = "snapshot-sink-plugin";
+  private static final String PLUGIN_VERSION = System.getProperty("plugin.version");
+  private static final ArtifactSelectorConfig TEST_STAGES = new ArtifactSelectorConfig("USER", "snapds-test-stages", "1.0.0");
+  private static final long T1 = 1_764_000_000_000L;
+  private static final long T2 = T1 + 86_400_000L;
+
+  static final Schema SCHEMA = Schema.recordOf("person",
+      Schema.Field.of("name", Schema.of(Schema.Type.STRING)),
+      Schema.Field.of("city", Schema.of(Schema.Type.STRING)),
+      Schema.Field.of("tags", Schema.arrayOf(Schema.of(Schema.Type.STRING))));
+
+  @ClassRule
+  public static final TestConfiguration CONFIG =
+      new TestConfiguration(Constants.AppFabric.SPARK_COMPAT, Compat.SPARK_COMPAT);
+
+  private static HBaseTestingUtility hbase;
+  private static SnapdsSide snapds;
+  private static String quorum;
+
+  @BeforeClass
+  public static void startEverything() throws Exception {
+    setupBatchArtifacts(PIPELINE_ARTIFACT, DataPipelineApp.class);
+    addPluginArtifact(NamespaceId.DEFAULT.artifact("snapds-test-stages", "1.0.0"), PIPELINE_ARTIFACT,
+        GateTransform.class, FailTransform.class, GateConfig.class);
+    deployThePackagedPlugin();
+    hbase = new HBaseTestingUtility();
+    hbase.startMiniCluster();
+    quorum = "localhost:" + hbase.getZkCluster().getClientPort();
+    snapds = SnapdsSide.start(quorum, Path.of(System.getProperty("plugin.jar")),
+        Path.of(System.getProperty("snapds.side.dir")));
+  }
+
+  @AfterClass
+  public static void stopEverything() throws Exception {
+    keepTheProgramLogs();
+    if (snapds != null) {
+      snapds.close();
+    }
+    if (hbase != null) {
+      hbase.shutdownMiniCluster();
+    }
+  }
+
+  /** CDAP's program logs (Avro, readable with {@code strings}) outlive its temporary folder. */
+  private static void keepTheProgramLogs() throws java.io.IOException {
+    Path target = Path.of(System.getProperty("snapds.side.dir")).resolveSibling("cdap-logs");
+    try (java.util.stream.Stream<Path> files = Files.walk(TMP_FOLDER.getRoot().toPath())) {
+      for (Path f : (Iterable<Path>) files.filter(p -> p.toString().contains("/logs/default/") && Files.isRegularFile(p))::iterator) {
+        Path copy = target.resolve(f.getParent().getParent().getFileName() + "-" + f.getFileName());
+        Files.createDirectories(target);
+        Files.copy(f, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      }
+    }
+  }
+
+  /**
+   * As {@code load artifact <jar> config-file <json>} does: the jar as built, the parents and
+   * properties (widgets, docs) as the JSON has them. CDAP inspects the jar here: the classes of
+   * its exported packages, its lib/.
+   */
+  private static void deployThePackagedPlugin() throws Exception {
+    Path jar = Path.of(System.getProperty("plugin.jar"));
+    Path json = Path.of(System.getProperty("plugin.json"));
+    if (!Files.isRegularFile(jar) || !Files.isRegularFile(json)) {
+      throw new IllegalStateException("the packaged plugin " + jar + " and " + json + " must exist: build with "
+          + "mvn verify -pl integration-tests-cdap -am (the plugin's package phase makes them)");
+    }
+    @SuppressWarnings("deprecation")
+    JsonObject pluginJson = new JsonParser().parse(Files.readString(json)).getAsJsonObject();
+    Set<ArtifactRange> parents = new HashSet<>();
+    for (JsonElement p : pluginJson.getAsJsonArray("parents")) {
+      parents.add(ArtifactRanges.parseArtifactRange(p.getAsString()));
+    }
+    Map<String, String> properties = new HashMap<>();
+    for (Map.Entry<String, JsonElement> e : pluginJson.getAsJsonObject("properties").entrySet()) {
+      properties.put(e.getKey(), e.getValue().getAsString());
+    }
+    Field injector = TestBase.class.getDeclaredField("injector");
+    injector.setAccessible(true);
+    ArtifactRepository repository = ((com.google.inject.Injector) injector.get(null)).getInstance(ArtifactRepository.class);
+    repository.addArtifact(Id.Artifact.from(Id.Namespace.DEFAULT, PLUGIN_NAME, PLUGIN_VERSION), jar.toFile(),
+        parents, null, properties);
+  }
+
+  // ---- scenarios, each on both engines ----
+
+  @Test
+  public void mapReduceRunPublishesOnceAndNeitherARetryNorAFailedRunPublishes() throws Exception {
+    runPublishesOnceAndNeitherARetryNorAFailedRunPublishes(Engine.MAPREDUCE);
+  }
+
+  @Test
+  public void sparkRunPublishesOnceAndNeitherARetryNorAFailedRunPublishes() throws Exception {
+    runPublishesOnceAndNeitherARetryNorAFailedRunPublishes(Engine.SPARK);
+  }
+
+  @Test
+  public void mapReduceTwoSinksOfOnePipelineOnOneDatasetEachPublishOnce() throws Exception {
+    twoSinksOfOnePipelineOnOneDatasetEachPublishOnce(Engine.MAPREDUCE);
+  }
+
+  @Test
+  public void sparkTwoSinksOfOnePipelineOnOneDatasetEachPublishOnce() throws Exception {
+    twoSinksOfOnePipelineOnOneDatasetEachPublishOnce(Engine.SPARK);
+  }
+
+  @Test
+  public void mapReduceSourceReadsItsPinnedSnapshotWhileAnotherPipelinePublishes() throws Exception {
+    sourceReadsItsPinnedSnapshotWhileAnotherPipelinePublishes(Engine.MAPREDUCE);
+  }
+
+  @Test
+  public void sparkSourceReadsItsPinnedSnapshotWhileAnotherPipelinePublishes() throws Exception {
+    sourceReadsItsPinnedSnapshotWhileAnotherPipelinePublishes(Engine.SPARK);
+  }
+
+  /**
+   * An HBase that cannot be reached fails the run from prepareRun (HBase's own client defaults
+   * would retry for many minutes); the bound here is what the plugin's client settings promise
+   * with room to spare, not a speed measurement.
+   */
+  @Test
+  public void anUnreachableHBaseFailsTheRunInsteadOfHoldingIt() throws Exception {
+    int deadPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      deadPort = s.getLocalPort();
+    }
+    String dataset = "unreachable";
+    Map<String, String> sink = sinkProperties(dataset);
+    sink.put("zookeeperQuorum", "127.0.0.1:" + deadPort);
+    ETLBatchConfig config = ETLBatchConfig.builder()
+        .addStage(new ETLStage("source", MockSource.getPlugin("in_unreachable", SCHEMA)))
+        .addStage(new ETLStage("snapshots", snapshotSink(sink)))
+        .addConnection("source", "snapshots")
+        .setEngine(Engine.MAPREDUCE)
+        .build();
+    ApplicationManager app = deploy("unreachable", config);
+    MockSource.writeInput(getDataset("in_unreachable"), records("u", 2));
+    app.getWorkflowManager(SmartWorkflow.NAME)
+        .startAndWaitForRun(args(T1), ProgramRunStatus.FAILED, 3, TimeUnit.MINUTES);
+    try {
+      snapds.dump("default", dataset);
+      fail("nothing may have been created on the real cluster");
+    } catch (IllegalStateException expected) {
+      assertTrue(expected.getMessage(), expected.getMessage().contains("DatasetNotFoundException"));
+    }
+  }
+
+  private void runPublishesOnceAndNeitherARetryNorAFailedRunPublishes(Engine engine) throws Exception {
+    String e = tag(engine);
+    String dataset = "publish_" + e;
+    String app = "publish-" + e;
+    ETLBatchConfig config = ETLBatchConfig.builder()
+        .addStage(new ETLStage("source", MockSource.getPlugin("in_publish_" + e, SCHEMA)))
+        .addStage(new ETLStage("snapshots", snapshotSink(sinkProperties(dataset))))
+        .addConnection("source", "snapshots")
+        .setEngine(engine)
+        .build();
+    ApplicationManager manager = deploy(app, config);
+    List<StructuredRecord> input = records("p" + e, 5);
+    MockSource.writeInput(getDataset("in_publish_" + e), input);
+    WorkflowManager workflow = manager.getWorkflowManager(SmartWorkflow.NAME);
+    workflow.startAndWaitForGoodRun(args(T1), ProgramRunStatus.COMPLETED, 3, TimeUnit.MINUTES);
+
+    DatasetDump after = snapds.dump("default", dataset);
+    assertEquals(after.toString(), 1, after.snapshots().size());
+    Map<String, String> published = after.snapshots().get(0);
+    assertEquals("COMMITTED", published.get("state"));
+    assertEquals(published.get("id"), after.current().orElseThrow());
+    assertEquals("default." + app + ".snapshots." + T1, published.get("runId"));
+    assertEquals("5", published.get("rowCount"));
+    assertEquals(cells(input), after.rows(published.get("id")));
+    assertEquals("the id initialize recorded (the stage's snapshot.id gauge) is the published snapshot",
+        Long.parseLong(published.get("id")), recordedSnapshotId(app, "snapshots"));
+
+    // the same logical run again (a retry): nothing more is published
+    workflow.startAndWaitForGoodRun(args(T1), ProgramRunStatus.COMPLETED, 3, TimeUnit.MINUTES);
+    DatasetDump retried = snapds.dump("default", dataset);
+    assertEquals(retried.toString(), 1, retried.snapshots().size());
+    assertEquals(published.get("id"), retried.current().orElseThrow());
+    assertEquals(cells(input), retried.rows(published.get("id")));
+
+    // a run of another pipeline on the dataset whose later stage fails: nothing is published
+    String failing = "publish-failing-" + e;
+    ETLBatchConfig failingConfig = ETLBatchConfig.builder()
+        .addStage(new ETLStage("source", MockSource.getPlugin("in_failing_" + e, SCHEMA)))
+        .addStage(new ETLStage("snapshots", snapshotSink(sinkProperties(dataset))))
+        .addStage(new ETLStage("fail", new ETLPlugin(FailTransform.NAME, Transform.PLUGIN_TYPE,
+            Map.of("failOn", "f" + e + "-3"), TEST_STAGES)))
+        .addStage(new ETLStage("checked", MockSink.getPlugin("out_failing_" + e)))
+        .addConnection("source", "snapshots")
+        .addConnection("source", "fail")
+        .addConnection("fail", "checked")
+        .setEngine(engine)
+        .build();
+    ApplicationManager failingApp = deploy(failing, failingConfig);
+    MockSource.writeInput(getDataset("in_failing_" + e), records("f" + e, 5));
+    failingApp.getWorkflowManager(SmartWorkflow.NAME)
+        .startAndWaitForRun(args(T2), ProgramRunStatus.FAILED, 3, TimeUnit.MINUTES);
+    DatasetDump failed = snapds.dump("default", dataset);
+    assertEquals(failed.toString(), published.get("id"), failed.current().orElseThrow());
+    assertEquals(failed.toString(), 1, failed.snapshotsIn("COMMITTED").size());
+    assertEquals(cells(input), failed.rows(published.get("id")));
+    List<Map<String, String>> aborted = failed.snapshotsIn("ABORTED");
+    assertEquals(failed.toString(), 1, aborted.size());
+    assertEquals("default." + failing + ".snapshots." + T2, aborted.get(0).get("runId"));
+  }
+
+  private void twoSinksOfOnePipelineOnOneDatasetEachPublishOnce(Engine engine) throws Exception {
+    String e = tag(engine);
+    String dataset = "twosinks_" + e;
+    String app = "twosinks-" + e;
+    Map<String, String> keyed = sinkProperties(dataset);
+    keyed.put("sourceKey", "feed-b");
+    ETLBatchConfig config = ETLBatchConfig.builder()
+        .addStage(new ETLStage("source", MockSource.getPlugin("in_twosinks_" + e, SCHEMA)))
+        .addStage(new ETLStage("snap-a", snapshotSink(sinkProperties(dataset))))
+        .addStage(new ETLStage("snap-b", snapshotSink(keyed)))
+        .addConnection("source", "snap-a")
+        .addConnection("source", "snap-b")
+        .setEngine(engine)
+        .build();
+    ApplicationManager manager = deploy(app, config);
+    List<StructuredRecord> input = records("t" + e, 4);
+    MockSource.writeInput(getDataset("in_twosinks_" + e), input);
+    WorkflowManager workflow = manager.getWorkflowManager(SmartWorkflow.NAME);
+    workflow.startAndWaitForGoodRun(args(T1), ProgramRunStatus.COMPLETED, 3, TimeUnit.MINUTES);
+
+    DatasetDump after = snapds.dump("default", dataset);
+    List<Map<String, String>> committed = after.snapshotsIn("COMMITTED");
+    assertEquals(after.toString(), 2, committed.size());
+    assertEquals(after.toString(), 2, after.snapshots().size());
+    Map<String, String> byRunId = new TreeMap<>();
+    for (Map<String, String> s : committed) {
+      byRunId.put(s.get("runId"), s.get("sourceKey"));
+      assertEquals(cells(input), after.rows(s.get("id")));
+    }
+    Map<String, String> expected = new TreeMap<>();
+    expected.put("default." + app + ".snap-a." + T1, null);
+    expected.put("default." + app + ".snap-b." + T1, "feed-b");
+    assertEquals(expected, byRunId);
+
+    workflow.startAndWaitForGoodRun(args(T1), ProgramRunStatus.COMPLETED, 3, TimeUnit.MINUTES);
+    DatasetDump retried = snapds.dump("default", dataset);
+    assertEquals("a re-run of the pipeline publishes neither sink again: " + retried, 2, retried.snapshots().size());
+    assertEquals(after.current(), retried.current());
+  }
+
+  private void sourceReadsItsPinnedSnapshotWhileAnotherPipelinePublishes(Engine engine) throws Exception {
+    String e = tag(engine);
+    String read = "pinned_" + e;
+    String copy = "pinned_copy_" + e;
+    Map<String, String> retainOne = sinkProperties(read);
+    retainOne.put("retainLast", "1");
+    ApplicationManager first = deploy("pinned-first-" + e, writer("in_pinned1_" + e, retainOne, engine));
+    List<StructuredRecord> before = records("old" + e, 6);
+    MockSource.writeInput(getDataset("in_pinned1_" + e), before);
+    first.getWorkflowManager(SmartWorkflow.NAME).startAndWaitForGoodRun(args(T1), ProgramRunStatus.COMPLETED, 3, TimeUnit.MINUTES);
+    String s1 = snapds.dump("default", read).current().orElseThrow();
+
+    File gate = TMP_FOLDER.newFolder("gate-" + e);
+    Map<String, String> source = new LinkedHashMap<>(connection());
+    source.put("referenceName", read);
+    source.put("dataset", read);
+    source.put("schema", SCHEMA.toString());
+    ETLBatchConfig readerConfig = ETLBatchConfig.builder()
+        .addStage(new ETLStage("snapshot-source", new ETLPlugin("SnapshotDataset", BatchSource.PLUGIN_TYPE, source, pluginArtifact())))
+        .addStage(new ETLStage("gate", new ETLPlugin(GateTransform.NAME, Transform.PLUGIN_TYPE,
+            Map.of("dir", gate.getAbsolutePath()), TEST_STAGES)))
+        .addStage(new ETLStage("copy", snapshotSink(sinkProperties(copy))))
+        .addStage(new ETLStage("records", MockSink.getPlugin("out_pinned_" + e)))
+        .addConnection("snapshot-source", "gate")
+        .addConnection("gate", "copy")
+        .addConnection("gate", "records")
+        .setEngine(engine)
+        .build();
+    WorkflowManager reader = deploy("pinned-reader-" + e, readerConfig).getWorkflowManager(SmartWorkflow.NAME);
+    reader.start(args(T1));
+    awaitFile(gate.toPath().resolve("entered"), reader);
+
+    // while the reader is in the middle of S1: another pipeline publishes S2, which expires S1
+    ApplicationManager second = deploy("pinned-second-" + e, writer("in_pinned2_" + e, retainOne, engine));
+    List<StructuredRecord> after = records("new" + e, 3);
+    MockSource.writeInput(getDataset("in_pinned2_" + e), after);
+    second.getWorkflowManager(SmartWorkflow.NAME).startAndWaitForGoodRun(args(T2), ProgramRunStatus.COMPLETED, 3, TimeUnit.MINUTES);
+    snapds.cleanup("default", read);
+    DatasetDump published = snapds.dump("default", read);
+    String s2 = published.current().orElseThrow();
+    assertNotEquals(s1, s2);
+    assertEquals(cells(after), published.rows(s2));
+
+    Files.createFile(gate.toPath().resolve("open"));
+    reader.waitForRun(ProgramRunStatus.COMPLETED, 3, TimeUnit.MINUTES);
+
+    DatasetDump copied = snapds.dump("default", copy);
+    assertEquals(copied.toString(), 1, copied.snapshots().size());
+    assertEquals("the copy holds exactly the pinned snapshot's rows", cells(before),
+        copied.rows(copied.current().orElseThrow()));
+    List<StructuredRecord> out = MockSink.readOutput(getDataset("out_pinned_" + e));
+    assertEquals("the source decoded every field of every row of the pinned snapshot", cells(before), cells(out));
+  }
+
+  // ---- helpers ----
+
+  private static ETLBatchConfig writer(String input, Map<String, String> sink, Engine engine) {
+    return ETLBatchConfig.builder()
+        .addStage(new ETLStage("source", MockSource.getPlugin(input, SCHEMA)))
+        .addStage(new ETLStage("snapshots", snapshotSink(sink)))
+        .addConnection("source", "snapshots")
+        .setEngine(engine)
+        .build();
+  }
+
+  private static String tag(Engine engine) {
+    return engine == Engine.MAPREDUCE ? "mr" : "spark";
+  }
+
+  private static Map<String, String> args(long logicalStartTime) {
+    return Map.of("logical.start.time", Long.toString(logicalStartTime));
+  }
+
+  private static Map<String, String> connection() {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put("zookeeperQuorum", quorum);
+    p.put("transactionService", "zookeeper");
+    return p;
+  }
+
+  private static Map<String, String> sinkProperties(String dataset) {
+    Map<String, String> p = connection();
+    p.put("referenceName", dataset);
+    p.put("dataset", dataset);
+    p.put("rowKeyFields", "name");
+    return p;
+  }
+
+  private static ArtifactSelectorConfig pluginArtifact() {
+    return new ArtifactSelectorConfig("USER", PLUGIN_NAME, PLUGIN_VERSION);
+  }
+
+  private static ETLPlugin snapshotSink(Map<String, String> properties) {
+    return new ETLPlugin("SnapshotDataset", BatchSink.PLUGIN_TYPE, properties, pluginArtifact());
+  }
+
+  private ApplicationManager deploy(String name, ETLBatchConfig config) throws Exception {
+    return deployApplication(NamespaceId.DEFAULT.app(name), new AppRequest<>(PIPELINE, config));
+  }
+
+  private static List<StructuredRecord> records(String prefix, int n) {
+    List<StructuredRecord> out = new ArrayList<>();
+    for (int i = 1; i <= n; i++) {
+      out.add(StructuredRecord.builder(SCHEMA).set("name", prefix + "-" + i).set("city", "city " + i)
+          .set("tags", List.of("t" + i, "common")).build());
+    }
+    return out;
+  }
+
+  /** Records as the cells the sink stores: strings as they are, the array as its JSON text. */
+  private static Set<Map<String, String>> cells(List<StructuredRecord> records) {
+    return records.stream().map(r -> {
+      Map<String, String> cells = new TreeMap<>();
+      cells.put("name", r.get("name"));
+      cells.put("city", r.get("city"));
+      List<?> tags = r.get("tags");
+      cells.put("tags", tags.stream().map(t -> "\"" + t + "\"").collect(Collectors.joining(",", "[", "]")));
+      return cells;
+    }).collect(Collectors.toSet());
+  }
+
+  /** The stage's {@code snapshot.id} gauge, set by the sink's initialize in every task. */
+  private long recordedSnapshotId(String app, String stage) throws Exception {
+    Map<String, String> tags = Map.of(Constants.Metrics.Tag.NAMESPACE, NamespaceId.DEFAULT.getNamespace(),
+        Constants.Metrics.Tag.APP, app);
+    String metric = "user." + stage + ".snapshot.id";
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    long value = getMetricsManager().getTotalMetric(tags, metric);
+    while (value == 0 && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+      value = getMetricsManager().getTotalMetric(tags, metric);
+    }
+    return value;
+  }
+
+  private static void awaitFile(Path file, WorkflowManager run) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(6);
+    while (!Files.exists(file)) {
+      if (!run.getHistory(ProgramRunStatus.FAILED).isEmpty()) {
+        throw new AssertionError("the reader pipeline failed before it reached its gate (see target/cdap-logs)");
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(file + " did not appear: the reader pipeline never reached its gate");
+      }
+      Thread.sleep(100);
+    }
+  }
+}
