@@ -129,7 +129,7 @@ final class MetadataCostBenchmark implements Benchmark {
     List<Double> readMs = new ArrayList<>();
     List<Double> publishMs = new ArrayList<>();
     for (Step s : steps) {
-      table.row(Format.rows(s.publishes()), s.read().describe().replaceAll(" \\(.*", "") + " ms",
+      table.row(Format.rows(s.publishes()), Format.number(s.read().median()) + " ms",
           Format.number(s.bytesPerStartTx()), Format.number(s.publish().median()) + " ms", Long.toString(s.cells()));
       categories.add(Format.rows(s.publishes()));
       readMs.add(s.read().median());
