@@ -11,11 +11,14 @@ import org.slf4j.LoggerFactory;
  * Keeps the metadata table small, as part of cleanup: removes the cells that failed (invalid)
  * transactions wrote, so that truncating Tephra's invalid list can never make them visible, and
  * deletes what lies past the history horizon ({@code history.retain.last},
- * {@code history.retain.max.age}). Versions superseded for everyone are pruned by every update
+ * {@code history.retain.max.age}), and has the table major-compacted after every few thousand
+ * deletes so that delete markers do not pile up. Versions superseded for everyone are pruned by every update
  * on the rows it touches (see the store); this class handles rows nobody touches again.
  */
 final class MetadataPruner {
   private static final Logger LOG = LoggerFactory.getLogger(MetadataPruner.class);
+  /** Deletes sent before the metadata table is major-compacted (it holds a few KB of live cells). */
+  static final long COMPACT_AFTER_DELETES = 1_000;
 
   private final DatasetId dataset;
   private final MetadataStore store;
@@ -40,6 +43,9 @@ final class MetadataPruner {
     MetadataView.HorizonTrim trim = store.update("trim metadata to the history horizon",
         view -> view.trimToHorizon(properties.historyRetainLast(), properties.historyRetainMaxAge(),
             NewSnapshot::lockName));
+    if (store.compactDeletes(COMPACT_AFTER_DELETES)) {
+      LOG.debug("dataset {}: metadata table compaction requested, to drop delete markers", dataset);
+    }
     if (cells > 0 || trim.historyEntries() > 0 || trim.snapshotRecords() > 0) {
       LOG.debug("dataset {}: removed {} cells of failed transactions; past the horizon: {}", dataset, cells, trim);
     }

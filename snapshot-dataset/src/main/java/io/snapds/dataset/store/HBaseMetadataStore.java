@@ -18,6 +18,7 @@ import java.util.function.Function;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Result;
@@ -54,6 +55,7 @@ public final class HBaseMetadataStore implements MetadataStore {
   private final CommitClock clock;
   private final RetryPolicy<Object> conflictRetry;
   private final LongAdder bytesRead = new LongAdder();
+  private final LongAdder deletesSent = new LongAdder();
 
   public HBaseMetadataStore(DatasetId dataset, Connection connection, TransactionSystemClient txClient,
       int retries, CommitClock clock) {
@@ -73,12 +75,30 @@ public final class HBaseMetadataStore implements MetadataStore {
 
   @Override
   public TransactionAware newTransactionAware() {
-    return new TxMetaTable(connection, metaTable, bytesRead, false);
+    return new TxMetaTable(connection, metaTable, bytesRead, deletesSent, false);
   }
 
   @Override
   public MetadataView view(TransactionAware aware) {
     return new LayoutView(dataset, (TxMetaTable) aware, clock);
+  }
+
+  @Override
+  public boolean compactDeletes(long threshold) {
+    if (deletesSent.sum() < threshold) {
+      return false;
+    }
+    deletesSent.reset();
+    try (Admin admin = connection.getAdmin()) {
+      // delete markers live in the memstore and in files until a major compaction drops them
+      admin.flush(metaTable);
+      admin.majorCompact(metaTable);
+      return true;
+    } catch (IOException e) {
+      LOG.warn("compacting the metadata table of {} failed; HBase's periodic major compaction will do it: {}",
+          dataset, e.toString());
+      return false;
+    }
   }
 
   @Override
@@ -90,7 +110,7 @@ public final class HBaseMetadataStore implements MetadataStore {
   public <T> T read(Function<MetadataView, T> reader) {
     Transaction tx = txClient.startShort();
     try {
-      TxMetaTable table = new TxMetaTable(connection, metaTable, bytesRead, false);
+      TxMetaTable table = new TxMetaTable(connection, metaTable, bytesRead, deletesSent, false);
       table.startTx(tx);
       return reader.apply(new LayoutView(dataset, table, clock));
     } finally {
@@ -117,7 +137,7 @@ public final class HBaseMetadataStore implements MetadataStore {
   private <T> T attempt(String operation, Operation<T> op)
       throws TransactionConflictException, TransactionNotInProgressException {
     Transaction tx = txClient.startShort();
-    TxMetaTable table = new TxMetaTable(connection, metaTable, bytesRead, true);
+    TxMetaTable table = new TxMetaTable(connection, metaTable, bytesRead, deletesSent, true);
     table.startTx(tx);
     boolean done = false;
     try {
@@ -233,6 +253,7 @@ public final class HBaseMetadataStore implements MetadataStore {
       }
       int cells = deletes.stream().mapToInt(Delete::size).sum();
       table.delete(deletes);
+      deletesSent.add(cells);
       return cells;
     } catch (IOException | java.io.UncheckedIOException e) {
       throw StorageErrors.translate(dataset, "remove the metadata of failed transactions", e);

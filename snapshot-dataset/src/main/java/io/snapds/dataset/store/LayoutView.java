@@ -69,12 +69,25 @@ final class LayoutView implements MetadataView {
   /** The pointer row's values; mutable only inside this view. */
   private static final class Pointer {
     long version;
+    Pointer loaded;
     Long current;
     long historyCount;
     long cleanedCount;
     Long lastAt;
     Long horizonAt;
     long horizonId;
+
+    Pointer copy() {
+      Pointer c = new Pointer();
+      c.version = version;
+      c.current = current;
+      c.historyCount = historyCount;
+      c.cleanedCount = cleanedCount;
+      c.lastAt = lastAt;
+      c.horizonAt = horizonAt;
+      c.horizonId = horizonId;
+      return c;
+    }
   }
 
   private Pointer pointer() {
@@ -90,6 +103,7 @@ final class LayoutView implements MetadataView {
       p.lastAt = cols.containsKey(LAST_AT) ? c.longValue("last.at") : null;
       p.horizonAt = cols.containsKey(HORIZON_AT) ? c.longValue("horizon.at") : null;
       p.horizonId = c.optionalLong("horizon.id", 0);
+      p.loaded = p.copy();
       pointer = p;
     }
     return pointer;
@@ -101,14 +115,28 @@ final class LayoutView implements MetadataView {
       return;
     }
     Pointer p = pointer();
-    // every commit writes the version: two commits from the same base always conflict
+    // every commit writes the version: two commits from the same base always conflict;
+    // the other columns only when they changed (each write is a version to prune later)
+    Pointer was = p.loaded;
     rows.put(STATE_ROW, VERSION, Bytes.toBytes(p.version + 1));
-    putOrDelete(STATE_ROW, CURRENT, p.current == null ? null : Bytes.toBytes(p.current));
-    rows.put(STATE_ROW, HISTORY_COUNT, Bytes.toBytes(p.historyCount));
-    rows.put(STATE_ROW, CLEANED_COUNT, Bytes.toBytes(p.cleanedCount));
-    putOrDelete(STATE_ROW, LAST_AT, p.lastAt == null ? null : Bytes.toBytes(p.lastAt));
-    putOrDelete(STATE_ROW, HORIZON_AT, p.horizonAt == null ? null : Bytes.toBytes(p.horizonAt));
-    putOrDelete(STATE_ROW, HORIZON_ID, p.horizonId == 0 ? null : Bytes.toBytes(p.horizonId));
+    if (!java.util.Objects.equals(was.current, p.current)) {
+      putOrDelete(STATE_ROW, CURRENT, p.current == null ? null : Bytes.toBytes(p.current));
+    }
+    if (was.historyCount != p.historyCount) {
+      rows.put(STATE_ROW, HISTORY_COUNT, Bytes.toBytes(p.historyCount));
+    }
+    if (was.cleanedCount != p.cleanedCount) {
+      rows.put(STATE_ROW, CLEANED_COUNT, Bytes.toBytes(p.cleanedCount));
+    }
+    if (!java.util.Objects.equals(was.lastAt, p.lastAt)) {
+      putOrDelete(STATE_ROW, LAST_AT, p.lastAt == null ? null : Bytes.toBytes(p.lastAt));
+    }
+    if (!java.util.Objects.equals(was.horizonAt, p.horizonAt)) {
+      putOrDelete(STATE_ROW, HORIZON_AT, p.horizonAt == null ? null : Bytes.toBytes(p.horizonAt));
+    }
+    if (was.horizonId != p.horizonId) {
+      putOrDelete(STATE_ROW, HORIZON_ID, p.horizonId == 0 ? null : Bytes.toBytes(p.horizonId));
+    }
   }
 
   private void putOrDelete(byte[] row, byte[] q, byte[] value) {
@@ -133,6 +161,9 @@ final class LayoutView implements MetadataView {
   /** For the format upgrade: sets the pointer row's counters from a full count. */
   void resetCounters(long historyCount, long cleanedCount, Long lastAt) {
     Pointer p = pointer();
+    p.loaded.historyCount = -1; // always written: the upgrade records them for the first time
+    p.loaded.cleanedCount = -1;
+    p.loaded.lastAt = null;
     p.historyCount = historyCount;
     p.cleanedCount = cleanedCount;
     p.lastAt = lastAt;

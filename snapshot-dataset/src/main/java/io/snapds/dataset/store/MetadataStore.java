@@ -51,6 +51,14 @@ public interface MetadataStore {
    */
   int removeVersionsOf(java.util.Collection<Long> failedTransactions);
 
+  /**
+   * Asks HBase to flush and major-compact the metadata table once this store has sent at least
+   * {@code threshold} deletes (prunes, purges, cells of failed transactions) since it last did:
+   * HBase keeps delete markers, and the versions they hide, until a major compaction. The
+   * compaction runs in the background. Returns whether one was requested.
+   */
+  boolean compactDeletes(long threshold);
+
   /** Metadata bytes this store has fetched so far (for benchmarks and diagnostics). */
   long bytesRead();
 }

@@ -50,6 +50,7 @@ final class TxMetaTable implements TransactionAware, MetaRows {
   private final Connection connection;
   private final TableName name;
   private final LongAdder bytesRead;
+  private final LongAdder deletesSent;
   private final boolean pruning;
   private final List<Put> pending = new ArrayList<>();
   private final List<Delete> purges = new ArrayList<>();
@@ -58,10 +59,11 @@ final class TxMetaTable implements TransactionAware, MetaRows {
   private Result stateRow;
   private Transaction tx;
 
-  TxMetaTable(Connection connection, TableName name, LongAdder bytesRead, boolean pruning) {
+  TxMetaTable(Connection connection, TableName name, LongAdder bytesRead, LongAdder deletesSent, boolean pruning) {
     this.connection = connection;
     this.name = name;
     this.bytesRead = bytesRead;
+    this.deletesSent = deletesSent;
     this.pruning = pruning;
   }
 
@@ -268,8 +270,10 @@ final class TxMetaTable implements TransactionAware, MetaRows {
     written.addAll(pending);
     List<org.apache.hadoop.hbase.client.Row> batch = new ArrayList<>(pending);
     if (pruning) {
-      batch.addAll(prunes());
+      List<Delete> prunes = prunes();
+      batch.addAll(prunes);
       batch.addAll(purges);
+      deletesSent.add(purges.size() + prunes.stream().mapToLong(Delete::size).sum());
     }
     try (Table table = connection.getTable(name)) {
       table.batch(batch, new Object[batch.size()]);

@@ -111,6 +111,11 @@ public final class InMemoryMetadataStore implements MetadataStore {
   }
 
   @Override
+  public boolean compactDeletes(long threshold) {
+    return false; // nothing is kept to compact
+  }
+
+  @Override
   public long bytesRead() {
     return 0;
   }
