@@ -64,20 +64,31 @@ final class Cleanup {
   }
 
   CleanupResult run() {
-    List<SnapshotId> dead = store.update("abort dead writers", (base, tx) -> {
-      List<SnapshotId> found = new ArrayList<>();
+    DeadAndFinished found = store.update("abort dead writers", (base, tx) -> {
+      List<SnapshotId> dead = new ArrayList<>();
+      List<SnapshotId> finished = new ArrayList<>();
       DatasetState updated = base;
       for (SnapshotInfo s : base.snapshots().values()) {
-        if (s.state() == SnapshotState.BUILDING && !tx.isInProgress(s.id().value())) {
-          found.add(s.id());
+        boolean buildOpen = tx.isInProgress(s.id().value());
+        if (s.state() == SnapshotState.BUILDING && !buildOpen) {
+          dead.add(s.id());
           updated = updated.withSnapshot(s.toBuilder().state(SnapshotState.ABORTED).build());
+        } else if (buildOpen && (s.state() == SnapshotState.COMMITTED || s.state() == SnapshotState.EXPIRED)) {
+          finished.add(s.id());
         }
       }
-      return new MetadataStore.Change<>(fenced(updated, tx), found);
+      return new MetadataStore.Change<>(fenced(updated, tx), new DeadAndFinished(dead, finished));
     });
-    dead.forEach(id -> LOG.warn("dataset {}: snapshot {} was left BUILDING by a writer that is gone; aborted",
+    found.dead().forEach(id -> LOG.warn("dataset {}: snapshot {} was left BUILDING by a writer that is gone; aborted",
         dataset, id));
-    endFinishedBuilds();
+    for (SnapshotId id : found.finished()) {
+      // published, but its writer died (or stalled) before ending the building transaction:
+      // left open, it would count as a reader everywhere until it timed out
+      LOG.info("dataset {}: snapshot {} is published but its building transaction is still open; ending it",
+          dataset, id);
+      txClient.invalidate(id.value());
+    }
+    List<SnapshotId> dead = found.dead();
 
     // a fresh transaction: what is in progress now, and what the metadata says now
     Probe probe = store.update("cleanup probe", (base, tx) -> new MetadataStore.Change<>(base, new Probe(base, tx)));
@@ -142,22 +153,8 @@ final class Cleanup {
     return truncate;
   }
 
-  /**
-   * Ends the building transactions of published snapshots that are still in progress: their
-   * writer died (or stalled) after the publish committed. Left alone, each would count as a
-   * reader of every dataset until it timed out, and then sit in the invalid list.
-   */
-  private void endFinishedBuilds() {
-    Probe probe = store.update("find finished builds", (base, tx) -> new MetadataStore.Change<>(base, new Probe(base, tx)));
-    for (SnapshotInfo s : probe.state().snapshots().values()) {
-      if (s.state() != SnapshotState.BUILDING && s.state() != SnapshotState.ABORTED
-          && probe.inProgress().contains(s.id().value())) {
-        LOG.info("dataset {}: snapshot {} is {} but its building transaction is still open; ending it",
-            dataset, s.id(), s.state());
-        txClient.invalidate(s.id().value());
-      }
-    }
-  }
+  /** Writers found dead (snapshot BUILDING, build over) and finished ones (published, build open). */
+  private record DeadAndFinished(List<SnapshotId> dead, List<SnapshotId> finished) {}
 
   private static boolean needsCleanup(SnapshotInfo s) {
     return (s.state() == SnapshotState.EXPIRED || s.state() == SnapshotState.ABORTED) && s.cleanedAt().isEmpty();
@@ -170,9 +167,9 @@ final class Cleanup {
    * applications' long jobs; a long transaction that reads this dataset holds a reader pin, see
    * {@code SnapshotDataset.startTx}).
    */
-  private record Probe(DatasetState state, long oldestReader, Set<Long> inProgress, long[] invalids) {
+  private record Probe(DatasetState state, long oldestReader, long[] invalids) {
     Probe(DatasetState state, Transaction tx) {
-      this(state, oldestReader(state, tx), inProgressSet(tx), tx.getInvalids());
+      this(state, oldestReader(state, tx), tx.getInvalids());
     }
 
     private static long oldestReader(DatasetState state, Transaction tx) {
@@ -183,14 +180,6 @@ final class Cleanup {
         }
       }
       return Long.MAX_VALUE;
-    }
-
-    private static Set<Long> inProgressSet(Transaction tx) {
-      Set<Long> ids = new HashSet<>();
-      for (long id : tx.getInProgress()) {
-        ids.add(id);
-      }
-      return ids;
     }
   }
 }
