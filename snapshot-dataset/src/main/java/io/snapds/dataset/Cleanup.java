@@ -64,31 +64,20 @@ final class Cleanup {
   }
 
   CleanupResult run() {
-    DeadAndFinished found = store.update("abort dead writers", (base, tx) -> {
-      List<SnapshotId> dead = new ArrayList<>();
-      List<SnapshotId> finished = new ArrayList<>();
+    List<SnapshotId> dead = store.update("abort dead writers", (base, tx) -> {
+      List<SnapshotId> found = new ArrayList<>();
       DatasetState updated = base;
       for (SnapshotInfo s : base.snapshots().values()) {
-        boolean buildOpen = tx.isInProgress(s.id().value());
-        if (s.state() == SnapshotState.BUILDING && !buildOpen) {
-          dead.add(s.id());
+        if (s.state() == SnapshotState.BUILDING && !tx.isInProgress(s.id().value())) {
+          found.add(s.id());
           updated = updated.withSnapshot(s.toBuilder().state(SnapshotState.ABORTED).build());
-        } else if (buildOpen && (s.state() == SnapshotState.COMMITTED || s.state() == SnapshotState.EXPIRED)) {
-          finished.add(s.id());
         }
       }
-      return new MetadataStore.Change<>(fenced(updated, tx), new DeadAndFinished(dead, finished));
+      return new MetadataStore.Change<>(fenced(updated, tx), found);
     });
-    found.dead().forEach(id -> LOG.warn("dataset {}: snapshot {} was left BUILDING by a writer that is gone; aborted",
+    dead.forEach(id -> LOG.warn("dataset {}: snapshot {} was left BUILDING by a writer that is gone; aborted",
         dataset, id));
-    for (SnapshotId id : found.finished()) {
-      // published, but its writer died (or stalled) before ending the building transaction:
-      // left open, it would count as a reader everywhere until it timed out
-      LOG.info("dataset {}: snapshot {} is published but its building transaction is still open; ending it",
-          dataset, id);
-      txClient.invalidate(id.value());
-    }
-    List<SnapshotId> dead = found.dead();
+    endFinishedBuilds();
 
     // a fresh transaction: what is in progress now, and what the metadata says now
     Probe probe = store.update("cleanup probe", (base, tx) -> new MetadataStore.Change<>(base, new Probe(base, tx)));
@@ -153,8 +142,22 @@ final class Cleanup {
     return truncate;
   }
 
-  /** Writers found dead (snapshot BUILDING, build over) and finished ones (published, build open). */
-  private record DeadAndFinished(List<SnapshotId> dead, List<SnapshotId> finished) {}
+  /**
+   * Ends the building transactions of published snapshots that are still in progress: their
+   * writer died (or stalled) after the publish committed. Left alone, each would count as a
+   * reader of every dataset until it timed out, and then sit in the invalid list.
+   */
+  private void endFinishedBuilds() {
+    Probe probe = store.update("find finished builds", (base, tx) -> new MetadataStore.Change<>(base, new Probe(base, tx)));
+    for (SnapshotInfo s : probe.state().snapshots().values()) {
+      if (s.state() != SnapshotState.BUILDING && s.state() != SnapshotState.ABORTED
+          && probe.inProgress().contains(s.id().value())) {
+        LOG.info("dataset {}: snapshot {} is {} but its building transaction is still open; ending it",
+            dataset, s.id(), s.state());
+        txClient.invalidate(s.id().value());
+      }
+    }
+  }
 
   private static boolean needsCleanup(SnapshotInfo s) {
     return (s.state() == SnapshotState.EXPIRED || s.state() == SnapshotState.ABORTED) && s.cleanedAt().isEmpty();
@@ -167,9 +170,9 @@ final class Cleanup {
    * applications' long jobs; a long transaction that reads this dataset holds a reader pin, see
    * {@code SnapshotDataset.startTx}).
    */
-  private record Probe(DatasetState state, long oldestReader, long[] invalids) {
+  private record Probe(DatasetState state, long oldestReader, Set<Long> inProgress, long[] invalids) {
     Probe(DatasetState state, Transaction tx) {
-      this(state, oldestReader(state, tx), tx.getInvalids());
+      this(state, oldestReader(state, tx), inProgressSet(tx), tx.getInvalids());
     }
 
     private static long oldestReader(DatasetState state, Transaction tx) {
@@ -180,6 +183,14 @@ final class Cleanup {
         }
       }
       return Long.MAX_VALUE;
+    }
+
+    private static Set<Long> inProgressSet(Transaction tx) {
+      Set<Long> ids = new HashSet<>();
+      for (long id : tx.getInProgress()) {
+        ids.add(id);
+      }
+      return ids;
     }
   }
 }

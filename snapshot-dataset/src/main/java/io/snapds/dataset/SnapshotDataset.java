@@ -13,7 +13,6 @@ import io.snapds.dataset.store.MetadataStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -498,7 +497,7 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
     long token = holder.get().token();
     List<SnapshotId> aborted = store.update("fence broken lock " + lockName, (base, t) -> {
       DatasetState updated = base.fence(lockName) > token ? base : base.withFence(lockName, token + 1);
-      List<SnapshotId> revoked = new ArrayList<>();
+      List<SnapshotId> revoked = new java.util.ArrayList<>();
       for (SnapshotInfo s : base.snapshots().values()) {
         if (s.state() == SnapshotState.BUILDING && s.fencingToken() <= token
             && lockName.equals(NewSnapshot.lockName(s.sourceKey().orElse(null)))) {

@@ -9,7 +9,6 @@ import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.StorageException;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Collection;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -175,7 +174,7 @@ public final class MetadataStore {
   private boolean isInvalid(Transaction tx) {
     Transaction probe = txClient.startShort();
     try {
-      return Arrays.binarySearch(probe.getInvalids(), tx.getTransactionId()) >= 0; // sorted
+      return java.util.Arrays.stream(probe.getInvalids()).anyMatch(id -> id == tx.getTransactionId());
     } finally {
       txClient.abort(probe);
     }
