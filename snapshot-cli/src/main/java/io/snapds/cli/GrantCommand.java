@@ -17,8 +17,17 @@ final class GrantCommand extends EnvCommand {
   @Parameters(index = "1", paramLabel = "PRINCIPAL", description = "HBase user, or @group")
   String principal;
 
+  // a String, parsed in validate(): an enum-typed option would make picocli load DatasetRole (and
+  // with it the lock table's logger) while the command line is built, before the log directory is set
   @Parameters(index = "2", paramLabel = "ROLE", description = "reader, writer or admin")
-  DatasetRole role;
+  String roleName;
+
+  private DatasetRole role;
+
+  @Override
+  void validate() {
+    role = DatasetRole.parse(roleName);
+  }
 
   @Override
   int run(Environment env) {

@@ -77,7 +77,6 @@ public final class SnapdsCommand implements Runnable {
         .setCaseInsensitiveEnumValuesAllowed(true)
         .registerConverter(io.snapds.dataset.DatasetId.class, new Converters.DatasetIdConverter())
         .registerConverter(io.snapds.dataset.SnapshotId.class, new Converters.SnapshotIdConverter())
-        .registerConverter(io.snapds.dataset.DatasetRole.class, io.snapds.dataset.DatasetRole::parse)
         .registerConverter(java.time.Duration.class, new Converters.DurationConverter())
         .registerConverter(java.time.Instant.class, new Converters.TimeConverter());
   }

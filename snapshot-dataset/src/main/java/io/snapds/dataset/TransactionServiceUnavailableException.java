@@ -6,21 +6,8 @@ package io.snapds.dataset;
  * itself is reported as {@link CommitStateUnknownException} instead. Retry once the service is
  * back.
  */
-public class TransactionServiceUnavailableException extends StorageException {
-  private final DatasetId dataset;
-  private final String operation;
-
+public class TransactionServiceUnavailableException extends DatasetUnavailableException {
   public TransactionServiceUnavailableException(DatasetId dataset, String operation, Throwable cause) {
-    super(operation + " on dataset " + dataset + " failed: the transaction service is unavailable", cause);
-    this.dataset = dataset;
-    this.operation = operation;
-  }
-
-  public DatasetId dataset() {
-    return dataset;
-  }
-
-  public String operation() {
-    return operation;
+    super(dataset, operation, "the transaction service is unavailable", cause);
   }
 }

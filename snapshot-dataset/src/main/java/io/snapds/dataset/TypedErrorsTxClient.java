@@ -33,13 +33,7 @@ final class TypedErrorsTxClient implements TransactionSystemClient {
   }
 
   private <T> T call(String what, Supplier<T> call) {
-    try {
-      return call.get();
-    } catch (SnapshotDatasetException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw new TransactionServiceUnavailableException(dataset, what, e);
-    }
+    return this.<T, RuntimeException>checked(what, call::get);
   }
 
   private interface Checked<T, E extends Exception> {
