@@ -281,8 +281,8 @@ public final class LockTable {
   public boolean isCleaning(SnapshotId snapshot) {
     try (Table table = connection.getTable(name)) {
       return table.exists(new Get(cleaningRow(snapshot)).addColumn(FAMILY, AT));
-    } catch (IOException e) {
-      throw new StorageException("reading " + name, e);
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "read " + name, e);
     }
   }
 
@@ -295,8 +295,8 @@ public final class LockTable {
       for (Result r : rs) {
         marks.add(SnapshotId.fromBytes(Arrays.copyOfRange(r.getRow(), 1, 1 + SnapshotId.BYTES)));
       }
-    } catch (IOException e) {
-      throw new StorageException("reading " + name, e);
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "read " + name, e);
     }
     return marks;
   }

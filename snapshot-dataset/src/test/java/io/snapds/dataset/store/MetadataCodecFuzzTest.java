@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.snapds.dataset.CorruptMetadataException;
 import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.testing.Fuzz;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -12,46 +13,39 @@ import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 
 /**
- * Decoding metadata rows that were edited, truncated or written by something else: the decoder
- * returns a state or throws {@link CorruptMetadataException} naming the dataset, never another
- * exception. Goes through the narrowest entry point, {@code MetadataCodec.decode(rows)}.
+ * Decoding snapshot records that were edited, truncated or written by something else: the decoder
+ * returns a record or throws {@link CorruptMetadataException} naming the dataset, never another
+ * exception. Goes through the narrowest entry point, {@code MetadataCodec.decode(dataset, row, id,
+ * columns)}, which every read of a snapshot record (the pointer's current record, index ranges,
+ * history) passes through.
  */
 class MetadataCodecFuzzTest {
-  private static final byte[] KINDS = {'s', 'n', 'h', 'r', 'k', 'f', 'p', 'x', 0};
-  private static final String[] COLUMNS = {"version", "current", "state", "created", "committed", "rows", "bytes",
-      "writer", "run", "source", "parent", "tags", "token", "cfence", "cleaned", "summary", "id", "reason"};
+  private static final String[] COLUMNS = {"state", "created", "committed", "rows", "bytes", "writer", "run",
+      "source", "parent", "tags", "token", "cfence", "cleaned", "summary", "version", "current", "id", "reason"};
   private static final String[] STATES = {"BUILDING", "COMMITTED", "EXPIRED", "ABORTED", "building", ""};
 
   @Test
-  void anyVisibleRowsDecodeOrAreReportedCorrupt() {
+  void anySnapshotRecordDecodesOrIsReportedCorrupt() {
     Fuzz fuzz = Fuzz.seeded(1813);
     DatasetId dataset = DatasetId.of("fuzz", "meta");
-    MetadataCodec codec = new MetadataCodec(dataset);
-    for (int i = 0; i < Fuzz.count(1000); i++) {
-      NavigableMap<byte[], NavigableMap<byte[], byte[]>> rows = new TreeMap<>(Bytes.BYTES_COMPARATOR);
-      int n = fuzz.between(0, 6);
-      for (int r = 0; r < n; r++) {
-        byte kind = KINDS[fuzz.random().nextInt(KINDS.length)];
-        byte[] suffix = fuzz.chance(0.6) ? Bytes.toBytes(fuzz.anyLong()) : fuzz.bytes();
-        if (kind == 'h' && fuzz.chance(0.6)) {
-          suffix = Bytes.add(Bytes.toBytes(fuzz.anyLong()), Bytes.toBytes(fuzz.anyLong()), Bytes.toBytes((short) 0));
+    for (int i = 0; i < Fuzz.count(2000); i++) {
+      long idValue = Math.max(1, fuzz.chance(0.8) ? fuzz.anyLong() & Long.MAX_VALUE : fuzz.between(1, 10));
+      SnapshotId id = SnapshotId.of(idValue);
+      byte[] row = Bytes.add(new byte[] {'n'}, Bytes.toBytes(idValue));
+      NavigableMap<byte[], byte[]> cols = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+      int c = fuzz.between(0, 12);
+      for (int k = 0; k < c; k++) {
+        String q = fuzz.chance(0.9) ? COLUMNS[fuzz.random().nextInt(COLUMNS.length)] : fuzz.string();
+        byte[] v;
+        if (q.equals("state") && fuzz.chance(0.7)) {
+          v = Bytes.toBytes(STATES[fuzz.random().nextInt(STATES.length)]);
+        } else {
+          v = fuzz.chance(0.6) ? Bytes.toBytes(fuzz.anyLong()) : fuzz.bytes();
         }
-        NavigableMap<byte[], byte[]> cols = new TreeMap<>(Bytes.BYTES_COMPARATOR);
-        int c = fuzz.between(0, 8);
-        for (int k = 0; k < c; k++) {
-          String q = fuzz.chance(0.9) ? COLUMNS[fuzz.random().nextInt(COLUMNS.length)] : fuzz.string();
-          byte[] v;
-          if (q.equals("state") && fuzz.chance(0.7)) {
-            v = Bytes.toBytes(STATES[fuzz.random().nextInt(STATES.length)]);
-          } else {
-            v = fuzz.chance(0.6) ? Bytes.toBytes(fuzz.anyLong()) : fuzz.bytes();
-          }
-          cols.put(Bytes.toBytes(q), v);
-        }
-        rows.put(Bytes.add(new byte[] {kind}, suffix), cols);
+        cols.put(Bytes.toBytes(q), v);
       }
       try {
-        codec.decode(rows);
+        MetadataCodec.decode(dataset, row, id, cols);
       } catch (CorruptMetadataException expected) {
         assertTrue(expected.getMessage().contains(dataset.toString()), fuzz.where(i) + ": " + expected.getMessage());
       } catch (RuntimeException e) {
