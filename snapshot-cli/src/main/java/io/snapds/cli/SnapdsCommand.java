@@ -20,7 +20,7 @@ import picocli.CommandLine.ScopeType;
         + "the home directory (--home, $SNAPDS_HOME, default ~/.snapds).",
     subcommands = {CreateCommand.class, DropCommand.class, ListCommand.class, HistoryCommand.class,
         ShowCommand.class, LoadCommand.class, ScanCommand.class, GetCommand.class, RollbackCommand.class,
-        TagCommand.class, ExpireCommand.class, GcCommand.class, LockCommand.class, DemoCommand.class,
+        TagCommand.class, ExpireCommand.class, GcCommand.class, LockCommand.class, DemoCommand.class, ServerCommand.class,
         CommandLine.HelpCommand.class})
 public final class SnapdsCommand implements Runnable {
   private final EnvironmentFactory environments;

@@ -7,22 +7,45 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * An exclusive lock on the home directory: one embedded HBase at a time may use its files (two
  * would corrupt them). Released on {@link #close()} or when the process ends.
  */
 final class HomeLock implements AutoCloseable {
+  /**
+   * Homes whose lock this process holds. POSIX locks belong to the process, and closing any file
+   * descriptor of the file releases them: this process must not open the lock file again.
+   */
+  private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
+
+  private final Path home;
   private final FileChannel channel;
   private final FileLock lock;
 
-  private HomeLock(FileChannel channel, FileLock lock) {
+  private HomeLock(Path home, FileChannel channel, FileLock lock) {
+    this.home = home;
     this.channel = channel;
     this.lock = lock;
   }
 
   static HomeLock acquire(Path home) {
+    return tryAcquire(home).orElseThrow(() -> {
+      String holder = holder(home);
+      return new EnvironmentException("snapds home " + home + " is in use by another snapds process"
+          + (holder.isEmpty() ? "" : " (" + holder + ")") + "; wait for it, or use another --home");
+    });
+  }
+
+  /** The lock, or empty when another process (or this one) holds it. */
+  static Optional<HomeLock> tryAcquire(Path home) {
     Path file = home.resolve("in-use.lock");
+    if (HELD.contains(home.toAbsolutePath().normalize())) {
+      return Optional.empty();
+    }
     try {
       Files.createDirectories(home);
       FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
@@ -34,17 +57,28 @@ final class HomeLock implements AutoCloseable {
         lock = null; // this process holds it already
       }
       if (lock == null) {
-        String holder = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).trim();
         channel.close();
-        throw new EnvironmentException("snapds home " + home + " is in use by another snapds process"
-            + (holder.isEmpty() ? "" : " (" + holder + ")") + "; wait for it, or use another --home");
+        return Optional.empty();
       }
       channel.truncate(0);
       channel.write(java.nio.ByteBuffer.wrap(("pid " + ProcessHandle.current().pid())
           .getBytes(StandardCharsets.UTF_8)));
-      return new HomeLock(channel, lock);
+      HELD.add(home.toAbsolutePath().normalize());
+      return Optional.of(new HomeLock(home.toAbsolutePath().normalize(), channel, lock));
     } catch (IOException e) {
       throw new EnvironmentException("cannot use snapds home " + home + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** What the holder wrote into the lock file ("pid 1234"), or "" if nothing. */
+  static String holder(Path home) {
+    if (HELD.contains(home.toAbsolutePath().normalize())) {
+      return "pid " + ProcessHandle.current().pid() + ", this process";
+    }
+    try {
+      return new String(Files.readAllBytes(home.resolve("in-use.lock")), StandardCharsets.UTF_8).trim();
+    } catch (IOException e) {
+      return "";
     }
   }
 
@@ -53,6 +87,7 @@ final class HomeLock implements AutoCloseable {
     try {
       lock.release();
       channel.close();
+      HELD.remove(home);
     } catch (IOException e) {
       // the lock goes with the process anyway
     }
