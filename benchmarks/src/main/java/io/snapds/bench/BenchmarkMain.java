@@ -35,6 +35,7 @@ public final class BenchmarkMain {
     all.put("cleanup", new CleanupBenchmark());
     all.put("mapreduce", new MapReduceBenchmark());
     all.put("shared", new SharedBuildBenchmark());
+    all.put("cli", new CliBenchmark());
     return all;
   }
 
