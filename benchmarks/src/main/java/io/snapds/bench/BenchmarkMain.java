@@ -36,6 +36,7 @@ public final class BenchmarkMain {
     all.put("mapreduce", new MapReduceBenchmark());
     all.put("shared", new SharedBuildBenchmark());
     all.put("metadata", new MetadataCostBenchmark());
+    all.put("cli", new CliBenchmark());
     return all;
   }
 

@@ -28,7 +28,20 @@ final class ClientJvm {
 
   /** What one probe process measured. */
   record Result(List<Double> rowsPerSecond, List<Double> beginMs, List<Double> publishMs, long peakRssBytes,
-      long peakHeapBytes, long maxHeapBytes, List<String> command, long firstStartMs, long firstEndMs) {}
+      long peakHeapBytes, long maxHeapBytes, List<String> command, long firstStartMs, long firstEndMs) {
+    /** This result's runs followed by {@code later}'s; peaks are the larger of the two. */
+    Result then(Result later) {
+      return new Result(concat(rowsPerSecond, later.rowsPerSecond), concat(beginMs, later.beginMs),
+          concat(publishMs, later.publishMs), Math.max(peakRssBytes, later.peakRssBytes),
+          Math.max(peakHeapBytes, later.peakHeapBytes), maxHeapBytes, command, firstStartMs, firstEndMs);
+    }
+
+    private static List<Double> concat(List<Double> a, List<Double> b) {
+      List<Double> out = new ArrayList<>(a);
+      out.addAll(b);
+      return List.copyOf(out);
+    }
+  }
 
   /**
    * @param jfr when present, the probe records a JFR profile into this file

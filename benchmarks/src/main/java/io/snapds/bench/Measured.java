@@ -24,6 +24,13 @@ record Measured(String unit, List<Double> values) {
     return values.size();
   }
 
+  /** {@code 1.23 s (10 runs: 1.19 1.31 ...)}, each value in the given format. */
+  String describe(java.util.function.DoubleFunction<String> format) {
+    return format.apply(median()) + " " + unit + " (" + repetitions() + (repetitions() == 1 ? " run" : " runs")
+        + (repetitions() == 1 ? "" : ": " + values.stream().map(v -> format.apply(v)).collect(Collectors.joining(" ")))
+        + ")";
+  }
+
   /** {@code 12,345 rows/s (5 runs: 12,001 12,345 ...)} */
   String describe() {
     return Format.number(median()) + " " + unit + " (" + repetitions() + (repetitions() == 1 ? " run" : " runs")

@@ -93,7 +93,8 @@ final class WriteBenchmark implements Benchmark {
         + " write buffer (the writer's default `writeBufferBytes`). The time of a snapshot runs from `begin()` to "
         + "`commit()` returning; the baseline's from opening the mutator to its close.");
 
-    MarkdownTable writes = new MarkdownTable("rows", "snapshot rows/s", "raw BufferedMutator rows/s", "ratio", "target",
+    MarkdownTable writes = new MarkdownTable("rows", "snapshot rows/s", "raw BufferedMutator rows/s", "ratio", "spread",
+        "target",
         "peak RSS snapshot JVM", "peak RSS raw JVM");
     MarkdownTable publish = new MarkdownTable("snapshot rows", "publish (`commit()` after a flush), ms",
         "publish: ratio to the smallest", "`begin()`, ms");
@@ -115,15 +116,21 @@ final class WriteBenchmark implements Benchmark {
     ClientJvm.Result largestOurs = null;
     ClientJvm.Result largestRaw = null;
     for (Scale.SizedReps size : scale.writes()) {
-      ClientJvm.Result ours = jvm.run(heap, "snapshot", ctx.name("w_snap"), size.rows(), size.reps(), BUFFER,
-          Optional.empty());
-      ClientJvm.Result raw = jvm.run(heap, "raw", ctx.name("w_raw"), size.rows(), size.reps(), BUFFER, Optional.empty());
+      // ours and raw alternate, one client JVM per repetition, so that a load change hits both sides alike
+      ClientJvm.Result ours = null;
+      ClientJvm.Result raw = null;
+      for (int rep = 0; rep < size.reps(); rep++) {
+        ClientJvm.Result o = jvm.run(heap, "snapshot", ctx.name("w_snap"), size.rows(), 1, BUFFER, Optional.empty());
+        ClientJvm.Result r = jvm.run(heap, "raw", ctx.name("w_raw"), size.rows(), 1, BUFFER, Optional.empty());
+        ours = ours == null ? o : ours.then(o);
+        raw = raw == null ? r : raw.then(r);
+      }
       Measured oursRate = new Measured("rows/s", ours.rowsPerSecond());
       Measured rawRate = new Measured("rows/s", raw.rowsPerSecond());
       Ratio ratio = Ratio.of("write " + Format.rows(size.rows()), oursRate, rawRate, TARGET);
       section.ratio(ratio);
       writes.row(Format.rows(size.rows()), oursRate.describe(), rawRate.describe(), Format.ratio(ratio.value()),
-          ratio.verdict(), Format.mib(ours.peakRssBytes()), Format.mib(raw.peakRssBytes()));
+          Spread.of(oursRate, rawRate, ratio), ratio.verdict(), Format.mib(ours.peakRssBytes()), Format.mib(raw.peakRssBytes()));
       categories.add(Format.rows(size.rows()) + " rows");
       oursRates.add(oursRate.median());
       rawRates.add(rawRate.median());
@@ -136,8 +143,8 @@ final class WriteBenchmark implements Benchmark {
       largestOurs = ours;
       largestRaw = raw;
     }
-    section.text("**1. Write throughput** (median of the runs shown; the largest size is run "
-        + (scale.writes().get(scale.writes().size() - 1).reps() == 1 ? "once, as it takes minutes" : "as shown") + ")");
+    section.text("**1. Write throughput** (median of the runs shown, ours and raw alternating, one client JVM per "
+        + "run; the spread is the lowest and highest ratio the runs allow)");
     section.table(writes);
     section.chart(new Charts.Bars("Write throughput (median)", "rows/s", categories)
         .series("snapshot writer", oursRates).series("raw BufferedMutator", rawRates)

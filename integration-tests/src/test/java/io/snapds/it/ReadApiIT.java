@@ -20,6 +20,8 @@ import io.snapds.dataset.testing.MiniClusterExtension;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -89,6 +91,33 @@ class ReadApiIT {
     assertFalse(r.get(Bytes.toBytes("gone")).isPresent());
     assertEquals(99, Bytes.toInt(r.get(Bytes.toBytes("back")).orElseThrow().value("d", "n")));
     assertFalse(r.get(Bytes.toBytes("missing")).isPresent());
+  }
+
+  @Test
+  void cellsOfARowAreItsColumnsInOrderWithoutTheFamilyMap() {
+    SnapshotRow read = ds.readCurrent().get(KEYS[4]).orElseThrow();
+    List<String> columns = new ArrayList<>();
+    for (Cell c : read.cells()) {
+      columns.add(Bytes.toString(CellUtil.cloneFamily(c)) + ":" + Bytes.toStringBinary(CellUtil.cloneQualifier(c))
+          + "=" + Bytes.toStringBinary(CellUtil.cloneValue(c)));
+      assertArrayEquals(CellUtil.cloneValue(c), read.value(CellUtil.cloneFamily(c), CellUtil.cloneQualifier(c)));
+    }
+    assertEquals(List.of("d:\\x01\\x00\\x02=\\x04\\x00\\xFF", "d:n=\\x00\\x00\\x00\\x04", "x:extra=x4"), columns);
+    assertEquals(3, read.columnCount());
+    assertEquals(read, new SnapshotRow(read.key(), read.families()), "cells and family map agree");
+    SnapshotRow built = new SnapshotRow(read.key(), read.families());
+    assertEquals(3, built.cells().size());
+    assertArrayEquals(Bytes.toBytes("x4"), CellUtil.cloneValue(built.cells().get(2)));
+  }
+
+  @Test
+  void singleAndMultiGetReadTheSameRows() {
+    SnapshotReader r = ds.readCurrent();
+    List<Optional<SnapshotRow>> many = r.get(List.of(KEYS));
+    for (int i = 0; i < KEYS.length; i++) {
+      assertEquals(many.get(i), r.get(KEYS[i]), "key " + Bytes.toStringBinary(KEYS[i]));
+    }
+    assertEquals(Optional.empty(), r.get(Bytes.toBytes("gone")));
   }
 
   @Test

@@ -4,40 +4,32 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The launcher as a new user runs it: {@code ./snapds} in new processes against the embedded
- * default, each command a new JVM that finds what the one before wrote in the home directory.
- * It builds the command line first when it has to. The one slow test of the module (about a minute).
+ * default, each command a new JVM that finds what the one before wrote in the home directory
+ * (through the home's server, which the first command starts). It builds the command line first
+ * when it has to. One of the slow tests of the module (about a minute).
  */
 class LauncherTest {
-  private static final Path ROOT = Path.of(System.getProperty("snapds.repo.root", "..")).toAbsolutePath().normalize();
-
   @TempDir
   Path tmp;
 
   private Cli.Result snapds(String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(ROOT.resolve("snapds").toString());
-    command.addAll(List.of(args));
-    Path out = tmp.resolve("out.txt");
-    Path err = tmp.resolve("err.txt");
-    Process p = new ProcessBuilder(command).directory(tmp.toFile())
-        .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-    if (!p.waitFor(10, TimeUnit.MINUTES)) {
-      p.destroyForcibly();
-      throw new AssertionError("snapds " + String.join(" ", args) + " did not end");
-    }
-    return new Cli.Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-        Files.readString(err, StandardCharsets.UTF_8));
+    return new Launcher(tmp).run(args);
+  }
+
+  /** The first command started the home's server in the background; it must not outlive the test. */
+  @AfterEach
+  void stopServer() throws Exception {
+    Cli.Result stop = snapds("--home", tmp.resolve("home").toString(), "server", "stop");
+    assertEquals(0, stop.exitCode(), stop.toString());
   }
 
   @Test

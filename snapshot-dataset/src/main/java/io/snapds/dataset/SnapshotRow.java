@@ -2,12 +2,15 @@ package io.snapds.dataset;
 
 import static com.google.common.base.Preconditions.checkNotNull;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.List;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -83,6 +86,22 @@ public final class SnapshotRow {
     return Collections.unmodifiableNavigableMap(out);
   }
 
+  /**
+   * The row's cells in HBase order (family, then qualifier), one per column, without building the
+   * family map and without copying: for a row read from HBase these are the cells of the
+   * {@code Result}. A cell's row is the stored key there (the 8-byte snapshot id, then the user's
+   * key), the user's key in a row built in memory: use {@link #key()} for the key. Read a cell's parts with {@code CellUtil} or the cell's
+   * array/offset/length accessors, as with any HBase {@code Result}.
+   */
+  public List<Cell> cells() {
+    if (cells != null) {
+      return Collections.unmodifiableList(Arrays.asList(cells));
+    }
+    List<Cell> out = new ArrayList<>();
+    families.forEach((f, cols) -> cols.forEach((q, v) -> out.add(new KeyValue(key, f, q, v))));
+    return Collections.unmodifiableList(out);
+  }
+
   /** The value of one column, or null when the row has no such column. */
   public byte[] value(byte[] family, byte[] qualifier) {
     if (cells != null && families == null) {
@@ -102,6 +121,9 @@ public final class SnapshotRow {
   }
 
   public int columnCount() {
+    if (cells != null && families == null) {
+      return cells.length;
+    }
     return families().values().stream().mapToInt(NavigableMap::size).sum();
   }
 

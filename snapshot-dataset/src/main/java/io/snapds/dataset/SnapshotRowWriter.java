@@ -44,13 +44,24 @@ public final class SnapshotRowWriter implements AutoCloseable {
 
   SnapshotRowWriter(Connection connection, DatasetId dataset, SnapshotId snapshot, Set<String> families,
       long writeBufferBytes) {
+    this(dataset, mutator(connection, dataset, writeBufferBytes), snapshot, families,
+        connection.getConfiguration().getLong("hbase.client.keyvalue.maxsize", 10485760L));
+  }
+
+  /** A writer into {@code mutator} (the JMH benchmark of row assembly gives one that discards). */
+  SnapshotRowWriter(DatasetId dataset, BufferedMutator mutator, SnapshotId snapshot, Set<String> families,
+      long maxValueSize) {
     this.dataset = dataset;
     this.snapshot = snapshot;
     this.families = new LinkedHashMap<>();
     families.forEach(f -> this.families.put(f, Bytes.toBytes(f)));
-    this.maxValueSize = connection.getConfiguration().getLong("hbase.client.keyvalue.maxsize", 10485760L);
+    this.maxValueSize = maxValueSize;
+    this.mutator = mutator;
+  }
+
+  private static BufferedMutator mutator(Connection connection, DatasetId dataset, long writeBufferBytes) {
     try {
-      this.mutator = connection.getBufferedMutator(
+      return connection.getBufferedMutator(
           new BufferedMutatorParams(dataset.dataTable()).writeBufferSize(writeBufferBytes));
     } catch (IOException e) {
       throw StorageErrors.translate(dataset, "open a writer on " + dataset.dataTable(), e);
@@ -77,16 +88,21 @@ public final class SnapshotRowWriter implements AutoCloseable {
     if (!sameRow) {
       RowKeys.checkUserKey(key);
     }
+    // the messages are built only on failure: this runs once per cell (JMH RowAssemblyBenchmark)
     byte[] familyBytes = family == null ? null : families.get(family);
     checkArgument(familyBytes != null, "unknown column family '%s': the dataset has %s", family, families.keySet());
     checkArgument(qualifier != null, "qualifier must not be null (family '%s')", family);
-    checkArgument(value != null, "value of %s:%s must not be null (use delete)", family,
-        Bytes.toStringBinary(qualifier));
+    if (value == null) {
+      throw new IllegalArgumentException(String.format("value of %s:%s must not be null (use delete)", family,
+          Bytes.toStringBinary(qualifier)));
+    }
     long cellSize = SnapshotId.BYTES + key.length + familyBytes.length + qualifier.length + value.length;
-    checkArgument(cellSize <= maxValueSize,
-        "cell %s:%s of row %s is %s bytes, over the limit of %s bytes (hbase.client.keyvalue.maxsize)",
-        family, Bytes.toStringBinary(qualifier), Bytes.toStringBinary(key, 0, Math.min(32, key.length)),
-        cellSize, maxValueSize);
+    if (cellSize > maxValueSize) {
+      throw new IllegalArgumentException(String.format(
+          "cell %s:%s of row %s is %s bytes, over the limit of %s bytes (hbase.client.keyvalue.maxsize)",
+          family, Bytes.toStringBinary(qualifier), Bytes.toStringBinary(key, 0, Math.min(32, key.length)),
+          cellSize, maxValueSize));
+    }
     if (!sameRow) {
       sendPending();
       pending = new Put(RowKeys.rowKey(snapshot, key));
@@ -107,7 +123,11 @@ public final class SnapshotRowWriter implements AutoCloseable {
   }
 
   public void put(SnapshotRow row) {
-    row.families().forEach((f, cols) -> cols.forEach((q, v) -> put(row.key(), Bytes.toString(f), q, v)));
+    byte[] key = row.key();
+    row.families().forEach((f, cols) -> {
+      String family = Bytes.toString(f);
+      cols.forEach((q, v) -> put(key, family, q, v));
+    });
   }
 
   public void delete(byte[] key) {

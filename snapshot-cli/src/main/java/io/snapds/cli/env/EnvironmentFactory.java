@@ -12,9 +12,18 @@ public interface EnvironmentFactory {
    */
   Environment open(EnvironmentOptions options);
 
-  /** The default: embedded without cluster options, the given cluster otherwise. */
+  /**
+   * The default: without cluster options, a client of the home's server (started if none runs),
+   * or with {@code SNAPDS_SERVER=off} HBase and Tephra in this process; the given cluster
+   * otherwise.
+   */
   static EnvironmentFactory standard() {
-    return options -> options.embedded() ? EmbeddedEnvironment.start(options.home())
-        : ClusterEnvironment.connect(options);
+    return options -> {
+      if (!options.embedded()) {
+        return ClusterEnvironment.connect(options);
+      }
+      return "off".equalsIgnoreCase(System.getenv("SNAPDS_SERVER")) ? EmbeddedEnvironment.start(options.home())
+          : ServerEnvironment.connect(options.home());
+    };
   }
 }

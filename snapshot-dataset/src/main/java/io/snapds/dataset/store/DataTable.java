@@ -13,6 +13,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
@@ -34,6 +35,7 @@ import org.apache.hadoop.hbase.util.Bytes;
 public final class DataTable {
   private final Connection connection;
   private final TableName name;
+  private volatile Table table;
 
   public DataTable(Connection connection, TableName name) {
     this.connection = connection;
@@ -67,31 +69,59 @@ public final class DataTable {
   }
 
   public Optional<SnapshotRow> get(SnapshotId snapshot, byte[] key, RowScan projection) {
-    return get(snapshot, List.of(key), projection).get(0);
+    try {
+      Result r = table().get(toGet(snapshot, key, projection)); // one RPC, not a batch of one
+      return r.isEmpty() ? Optional.empty() : Optional.of(toRow(r));
+    } catch (IOException e) {
+      throw new StorageException("reading " + name + " snapshot " + snapshot, e);
+    }
   }
 
   public List<Optional<SnapshotRow>> get(SnapshotId snapshot, List<byte[]> keys, RowScan projection) {
     List<Get> gets = new ArrayList<>(keys.size());
     for (byte[] k : keys) {
-      Get g = new Get(RowKeys.rowKey(snapshot, k));
-      for (RowScan.Column c : projection.columns()) {
-        if (c.qualifier() == null) {
-          g.addFamily(c.family());
-        } else {
-          g.addColumn(c.family(), c.qualifier());
-        }
-      }
-      gets.add(g);
+      gets.add(toGet(snapshot, k, projection));
     }
-    try (Table t = connection.getTable(name)) {
+    try {
       List<Optional<SnapshotRow>> out = new ArrayList<>(keys.size());
-      for (Result r : t.get(gets)) {
+      for (Result r : table().get(gets)) {
         out.add(r.isEmpty() ? Optional.empty() : Optional.of(toRow(r)));
       }
       return out;
     } catch (IOException | UncheckedIOException e) {
       throw StorageErrors.translate(name, "read snapshot " + snapshot, e);
     }
+  }
+
+  private static Get toGet(SnapshotId snapshot, byte[] key, RowScan projection) {
+    Get g = new Get(RowKeys.rowKey(snapshot, key));
+    for (RowScan.Column c : projection.columns()) {
+      if (c.qualifier() == null) {
+        g.addFamily(c.family());
+      } else {
+        g.addColumn(c.family(), c.qualifier());
+      }
+    }
+    return g;
+  }
+
+  /**
+   * The table for gets, made once per data table. In HBase 2 a {@code Table} from a connection
+   * holds only its settings and the connection's shared pools (writes go through a
+   * {@code BufferedMutator}, not a buffer in the table), so concurrent gets may share it, and
+   * closing it releases nothing the connection does not own: it is never closed.
+   */
+  private Table table() {
+    Table t = table;
+    if (t == null) {
+      try {
+        t = connection.getTable(name);
+      } catch (IOException e) {
+        throw new StorageException("opening " + name, e);
+      }
+      table = t;
+    }
+    return t;
   }
 
   public RowScanner scan(SnapshotId snapshot, RowScan scan) {
@@ -108,24 +138,24 @@ public final class DataTable {
     return SnapshotRow.ofCells(RowKeys.userKey(r.getRow()), r.rawCells());
   }
 
-  /** Deletes every row of the snapshot; returns how many rows it deleted. Idempotent. */
+  /**
+   * Deletes every row of the snapshot; returns how many rows it deleted. Idempotent. A key-only
+   * scan of the snapshot's range feeds the deletes to a {@code BufferedMutator}, so the scan goes
+   * on while earlier deletes are sent (batches of deletes between scanner calls made cleanup wait
+   * for each batch); the mutator's close sends the rest and reports any failure.
+   */
   public long deleteSnapshot(SnapshotId snapshot, int batchSize) {
     Scan s = new Scan().withStartRow(RowKeys.start(snapshot)).withStopRow(RowKeys.stop(snapshot))
         .setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
         .setCaching(batchSize).setCacheBlocks(false);
     long deleted = 0;
-    try (Table t = connection.getTable(name); ResultScanner rs = t.getScanner(s)) {
-      List<Delete> batch = new ArrayList<>(batchSize);
+    try (Table t = connection.getTable(name); ResultScanner rs = t.getScanner(s);
+        BufferedMutator deletes = connection.getBufferedMutator(name)) {
       for (Result r : rs) {
-        batch.add(new Delete(r.getRow()));
-        if (batch.size() >= batchSize) {
-          deleted += batch.size();
-          t.delete(batch);
-          batch = new ArrayList<>(batchSize);
-        }
+        deletes.mutate(new Delete(r.getRow()));
+        deleted++;
       }
-      deleted += batch.size();
-      t.delete(batch);
+      deletes.flush();
       return deleted;
     } catch (IOException | UncheckedIOException e) {
       throw StorageErrors.translate(name, "delete the rows of snapshot " + snapshot, e);

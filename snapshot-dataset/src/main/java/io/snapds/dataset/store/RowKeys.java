@@ -26,9 +26,11 @@ public final class RowKeys {
   public static void checkUserKey(byte[] userKey) {
     checkArgument(userKey != null, "row key must not be null");
     checkArgument(userKey.length > 0, "row key must not be empty");
-    checkArgument(userKey.length <= MAX_USER_KEY_LENGTH,
-        "row key of %s bytes is longer than the limit of %s bytes (key starts with %s)",
-        userKey.length, MAX_USER_KEY_LENGTH, Bytes.toStringBinary(userKey, 0, Math.min(32, userKey.length)));
+    if (userKey.length > MAX_USER_KEY_LENGTH) { // the message only on failure: this runs per row written or read
+      throw new IllegalArgumentException(String.format(
+          "row key of %s bytes is longer than the limit of %s bytes (key starts with %s)",
+          userKey.length, MAX_USER_KEY_LENGTH, Bytes.toStringBinary(userKey, 0, Math.min(32, userKey.length))));
+    }
   }
 
   public static byte[] userKey(byte[] rowKey) {

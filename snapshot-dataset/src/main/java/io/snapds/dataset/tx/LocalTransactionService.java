@@ -29,6 +29,16 @@ public final class LocalTransactionService implements AutoCloseable {
 
   /** A manager whose state lives in {@code stateDir} (created if missing). */
   public static LocalTransactionService persistent(File stateDir, Configuration base) {
+    TransactionManager manager = persistentManager(stateDir, base);
+    manager.startAndWait();
+    return new LocalTransactionService(manager);
+  }
+
+  /**
+   * A manager, not yet started, whose state lives in {@code stateDir} (created if missing): for a
+   * Tephra {@code TransactionService} that starts it when it becomes the leader.
+   */
+  public static TransactionManager persistentManager(File stateDir, Configuration base) {
     if (!stateDir.isDirectory() && !stateDir.mkdirs()) {
       throw new IllegalArgumentException("cannot create transaction state directory " + stateDir);
     }
@@ -36,10 +46,7 @@ public final class LocalTransactionService implements AutoCloseable {
     conf.set(TxConstants.Manager.CFG_TX_SNAPSHOT_LOCAL_DIR, stateDir.getAbsolutePath());
     SnapshotCodecProvider codecs = new SnapshotCodecProvider(conf);
     TxMetricsCollector metrics = new TxMetricsCollector();
-    TransactionManager manager = new TransactionManager(conf,
-        new LocalFileTransactionStateStorage(conf, codecs, metrics), metrics);
-    manager.startAndWait();
-    return new LocalTransactionService(manager);
+    return new TransactionManager(conf, new LocalFileTransactionStateStorage(conf, codecs, metrics), metrics);
   }
 
   /** A manager that keeps its state in memory only. */

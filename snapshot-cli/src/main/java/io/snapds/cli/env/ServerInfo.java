@@ -1,0 +1,97 @@
+package io.snapds.cli.env;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * What a running home server announces in {@code server.properties} of its home, once HBase and
+ * Tephra answer: its process (pid and start time, so that a reused pid is not taken for it) and
+ * the loopback ZooKeeper port through which clients find HBase and Tephra's transaction service.
+ * The server writes it atomically when it is ready and deletes it as the first step of stopping.
+ */
+public record ServerInfo(long pid, Instant processStart, int zookeeperPort, long build) {
+  static final String FILE = "server.properties";
+
+  static ServerInfo ofThisProcess(int zookeeperPort) {
+    ProcessHandle self = ProcessHandle.current();
+    return new ServerInfo(self.pid(), self.info().startInstant().orElse(Instant.EPOCH), zookeeperPort, currentBuild());
+  }
+
+  /**
+   * Which build of the code this process runs: the newest modification time of the jars (or class
+   * directories) of the command line and the core. A server of another build was started before a
+   * rebuild and may load classes from jars that changed under it, so a command replaces it.
+   */
+  static long currentBuild() {
+    long newest = 0;
+    for (Class<?> c : new Class<?>[] {ServerInfo.class, io.snapds.dataset.SnapshotDatasets.class}) {
+      try {
+        newest = Math.max(newest, Files.getLastModifiedTime(
+            Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI())).toMillis());
+      } catch (IOException | java.net.URISyntaxException | RuntimeException e) {
+        // unknown: compare what is known
+      }
+    }
+    return newest;
+  }
+
+  /** The announced server, if the file is there and complete. */
+  static Optional<ServerInfo> read(Path home) {
+    Properties p = new Properties();
+    try (Reader in = Files.newBufferedReader(home.resolve(FILE), StandardCharsets.UTF_8)) {
+      p.load(in);
+      return Optional.of(new ServerInfo(Long.parseLong(p.getProperty("pid")),
+          Instant.parse(p.getProperty("process.start")), Integer.parseInt(p.getProperty("zookeeper.port")),
+          Long.parseLong(p.getProperty("build", "0"))));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty(); // half written by a server that crashed while announcing: not a server
+    }
+  }
+
+  void write(Path home) throws IOException {
+    Properties p = new Properties();
+    p.setProperty("pid", Long.toString(pid));
+    p.setProperty("process.start", processStart.toString());
+    p.setProperty("zookeeper.port", Integer.toString(zookeeperPort));
+    p.setProperty("build", Long.toString(build));
+    Path tmp = home.resolve(FILE + ".tmp");
+    try (Writer out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+      p.store(out, "the snapds server of this home (written when it is ready, deleted when it stops)");
+    }
+    try {
+      Files.move(tmp, home.resolve(FILE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(tmp, home.resolve(FILE), StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  static void delete(Path home) {
+    try {
+      Files.deleteIfExists(home.resolve(FILE));
+    } catch (IOException e) {
+      // a stale file is recognised by its dead pid
+    }
+  }
+
+  /** The server's process, if it still runs (same pid and the same start time). */
+  public Optional<ProcessHandle> process() {
+    return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+        .filter(h -> h.info().startInstant().map(processStart::equals).orElse(true));
+  }
+
+  public String zookeeperQuorum() {
+    return "localhost:" + zookeeperPort;
+  }
+}

@@ -1,0 +1,166 @@
+package io.snapds.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The home server, through the launcher in real processes: commands started together start one
+ * server and share it, {@code server stop} waits for a running load (which publishes all its
+ * rows), and a killed server is replaced by the next command with nothing committed lost. The
+ * steps share one home and run in order (each server start costs 10 to 40 s on this machine).
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ServerModeTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir
+  static Path tmp;
+
+  private static Path home;
+  private static Launcher launcher;
+
+  @BeforeAll
+  static void setUp() {
+    home = tmp.resolve("home");
+    launcher = new Launcher(tmp);
+  }
+
+  @AfterAll
+  static void stopServer() throws Exception {
+    launcher.run("--home", home.toString(), "server", "stop");
+  }
+
+  private static Cli.Result snapds(String... args) throws IOException, InterruptedException {
+    List<String> all = new ArrayList<>(List.of("--home", home.toString()));
+    all.addAll(List.of(args));
+    return launcher.run(all.toArray(String[]::new));
+  }
+
+  private static Launcher.Running start(String name, String... args) throws IOException {
+    List<String> all = new ArrayList<>(List.of("--home", home.toString()));
+    all.addAll(List.of(args));
+    return launcher.start(name, all.toArray(String[]::new));
+  }
+
+  private static long serverPid() throws IOException {
+    Properties p = new Properties();
+    try (var in = Files.newBufferedReader(home.resolve("server.properties"))) {
+      p.load(in);
+    }
+    return Long.parseLong(p.getProperty("pid"));
+  }
+
+  /** How many servers announced themselves ready in this home's log, over the whole test. */
+  private static long serversStarted() throws IOException {
+    try (Stream<String> lines = Files.lines(home.resolve("logs/server.log"))) {
+      return lines.filter(l -> l.contains("env.HomeServer: snapds server of") && l.contains(" ready in ")).count();
+    }
+  }
+
+  private static Path csv(String name, int rows) throws IOException {
+    Path file = tmp.resolve(name);
+    try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      w.write("id,v\n");
+      for (int i = 0; i < rows; i++) {
+        w.write(String.format("k%07d,%d%n", i, i));
+      }
+    }
+    return file;
+  }
+
+  private static JsonNode history(String dataset) throws Exception {
+    Cli.Result r = snapds("history", dataset, "--json");
+    assertEquals(0, r.exitCode(), r.toString());
+    return JSON.readTree(r.out());
+  }
+
+  @Test
+  @Order(1)
+  void twoCommandsStartedTogetherOnAColdHomeShareOneServer() throws Exception {
+    Launcher.Running a = start("a", "create", "shop:a");
+    Launcher.Running b = start("b", "create", "shop:b");
+    Cli.Result ra = a.result();
+    Cli.Result rb = b.result();
+    assertEquals(0, ra.exitCode(), ra.toString());
+    assertEquals(0, rb.exitCode(), rb.toString());
+
+    Path file = csv("small.csv", 500);
+    Launcher.Running la = start("la", "load", "shop:a", file.toString(), "--key", "id");
+    Launcher.Running lb = start("lb", "load", "shop:b", file.toString(), "--key", "id");
+    assertEquals(0, la.result().exitCode(), la.result().toString());
+    assertEquals(0, lb.result().exitCode(), lb.result().toString());
+    for (String ds : List.of("shop:a", "shop:b")) {
+      JsonNode snapshots = history(ds);
+      assertEquals(1, snapshots.size(), snapshots.toString());
+      assertEquals(500, snapshots.get(0).get("rows").asLong(), snapshots.toString());
+    }
+    assertEquals(1, serversStarted(), "one server for all six commands");
+    Cli.Result status = snapds("server", "status");
+    assertEquals(0, status.exitCode(), status.toString());
+    assertTrue(status.out().contains("is running (pid " + serverPid()), status.toString());
+  }
+
+  @Test
+  @Order(2)
+  void serverStopDuringALoadWaitsUntilItHasPublished() throws Exception {
+    Path file = csv("big.csv", 150_000);
+    Launcher.Running load = start("big", "load", "shop:a", file.toString(), "--key", "id", "--run-id", "big",
+        "--progress");
+    while (!Files.readString(load.err()).contains("loading:")) { // it writes: the command runs on the server
+      assertTrue(load.process().isAlive(), "the load ended before it wrote: " + Files.readString(load.err()));
+      Thread.sleep(100);
+    }
+    Cli.Result stop = snapds("server", "stop");
+    assertEquals(0, stop.exitCode(), stop.toString());
+    assertFalse(load.process().isAlive(), "the stop returned while the load still ran");
+    Cli.Result loaded = load.result();
+    assertEquals(0, loaded.exitCode(), loaded.toString());
+    assertEquals(ExitCodes.NOT_FOUND, snapds("server", "status").exitCode());
+
+    JsonNode snapshots = history("shop:a"); // starts a new server over the same files
+    assertEquals("big", snapshots.get(0).get("runId").asText(), snapshots.toString());
+    assertEquals(150_000, snapshots.get(0).get("rows").asLong(), snapshots.toString());
+    assertEquals("COMMITTED", snapshots.get(0).get("state").asText(), snapshots.toString());
+    Cli.Result scan = snapds("scan", "shop:a", "--start", "k0149998", "--json");
+    assertEquals(2, scan.outLines().size(), scan.toString());
+  }
+
+  @Test
+  @Order(3)
+  void aKilledServerIsReplacedByTheNextCommandAndKeepsWhatWasCommitted() throws Exception {
+    long before = history("shop:b").get(0).get("id").asLong();
+    long pid = serverPid();
+    ProcessHandle server = ProcessHandle.of(pid).orElseThrow();
+    server.destroyForcibly(); // SIGKILL: no shutdown hook, no flush, the announcement stays behind
+    server.onExit().get();
+    assertTrue(Files.exists(home.resolve("server.properties")), "a crashed server leaves its announcement");
+
+    JsonNode snapshots = history("shop:b");
+    assertEquals(before, snapshots.get(0).get("id").asLong(), snapshots.toString());
+    assertEquals(500, snapshots.get(0).get("rows").asLong());
+    assertNotEquals(pid, serverPid(), "a new server");
+    Cli.Result scan = snapds("scan", "shop:b", "--limit", "3");
+    assertEquals(List.of("KEY       d:v", "k0000000  0", "k0000001  1", "k0000002  2"), scan.outLines(), scan.toString());
+  }
+}
