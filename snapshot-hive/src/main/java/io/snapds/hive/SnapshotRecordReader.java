@@ -1,10 +1,13 @@
 package io.snapds.hive;
 
 import io.snapds.dataset.mapreduce.SnapshotRowWritable;
+import io.snapds.dataset.SnapshotCleanedException;
 import io.snapds.dataset.StorageException;
+import io.snapds.dataset.lock.LockTable;
 import io.snapds.dataset.store.DataTable;
 import io.snapds.dataset.store.RowKeys;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.Iterator;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
@@ -19,13 +22,20 @@ import org.apache.hadoop.mapred.Reporter;
 /**
  * Reads one {@link SnapshotSplit}: the user's row key and the row's cells, and counts the rows it
  * returns in the {@code snapds:ROWS_READ} counter.
+ *
+ * <p>When its rows run out it checks that cleanup has not begun deleting the snapshot (which
+ * happens only if the query's reader pin lapsed): a task fails rather than end with a split cut
+ * short, as the MapReduce split reader does.
  */
 final class SnapshotRecordReader implements RecordReader<ImmutableBytesWritable, SnapshotRowWritable> {
+  private final Connection connection;
+  private final SnapshotSplit split;
   private final Table table;
   private final ResultScanner scanner;
   private final Iterator<Result> results;
   private final Reporter reporter;
   private long rows;
+  private boolean done;
 
   /** @param keysOnly the query needs no column but the key: fetch one cell per row */
   SnapshotRecordReader(Connection connection, SnapshotSplit split, boolean keysOnly, int caching, Reporter reporter)
@@ -35,6 +45,8 @@ final class SnapshotRecordReader implements RecordReader<ImmutableBytesWritable,
     if (keysOnly) {
       scan.setFilter(new FirstKeyOnlyFilter());
     }
+    this.connection = connection;
+    this.split = split;
     this.table = connection.getTable(split.dataset().dataTable());
     this.scanner = table.getScanner(scan);
     this.results = scanner.iterator();
@@ -44,7 +56,16 @@ final class SnapshotRecordReader implements RecordReader<ImmutableBytesWritable,
   @Override
   public boolean next(ImmutableBytesWritable key, SnapshotRowWritable value) throws IOException {
     try {
+      if (done) {
+        return false;
+      }
       if (!results.hasNext()) {
+        done = true;
+        if (new LockTable(connection, split.dataset().lockTable(), Clock.systemUTC()).isCleaning(split.snapshotId())) {
+          throw SnapshotCleanedException.whileReading(split.dataset(), split.snapshotId(),
+              "the query's reader pin lapsed (the Hive session that compiled the query stopped renewing it);"
+                  + " keep that session alive while the query runs");
+        }
         return false;
       }
       Result r = results.next();
@@ -53,6 +74,8 @@ final class SnapshotRecordReader implements RecordReader<ImmutableBytesWritable,
       rows++;
       reporter.incrCounter(HiveTableProperties.COUNTER_GROUP, HiveTableProperties.ROWS_READ, 1);
       return true;
+    } catch (SnapshotCleanedException e) {
+      throw new IOException(e.getMessage(), e);
     } catch (StorageException | IllegalStateException e) {
       throw new IOException("reading snapshot rows failed", e);
     }
