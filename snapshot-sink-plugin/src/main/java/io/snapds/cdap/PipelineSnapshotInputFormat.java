@@ -2,13 +2,19 @@ package io.snapds.cdap;
 
 import io.snapds.dataset.mapreduce.SnapshotInputFormat;
 import io.snapds.dataset.mapreduce.SnapshotInputFormatImpl;
+import io.snapds.dataset.mapreduce.SnapshotRowWritable;
+import io.snapds.dataset.mapreduce.SnapshotSplit;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.RecordReader;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
 
 /**
  * The project's {@link SnapshotInputFormat} as a pipeline source's input. Computing the splits
@@ -25,7 +31,10 @@ public class PipelineSnapshotInputFormat extends SnapshotInputFormat {
 
   @Override
   public List<InputSplit> getSplits(JobContext context) throws IOException {
-    List<InputSplit> splits = super.getSplits(context);
+    List<InputSplit> splits = new ArrayList<>();
+    for (InputSplit split : super.getSplits(context)) {
+      splits.add(new PipelineSnapshotSplit((SnapshotSplit) split));
+    }
     Configuration conf = context.getConfiguration();
     String token = conf.getTrimmed(RUN_TOKEN);
     String pin = conf.getTrimmed(SnapshotInputFormatImpl.PIN_ID);
@@ -36,6 +45,13 @@ public class PipelineSnapshotInputFormat extends SnapshotInputFormat {
       }
     }
     return splits;
+  }
+
+  @Override
+  public RecordReader<ImmutableBytesWritable, SnapshotRowWritable> createRecordReader(InputSplit split,
+      TaskAttemptContext context) {
+    InputSplit inner = split instanceof PipelineSnapshotSplit ? ((PipelineSnapshotSplit) split).split() : split;
+    return new PipelineSnapshotRecordReader(super.createRecordReader(inner, context));
   }
 
   /** Releases the pin filed under {@code token}; false when there is none in this process. */
