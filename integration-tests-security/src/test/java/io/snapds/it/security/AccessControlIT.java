@@ -139,6 +139,27 @@ class AccessControlIT {
     assertTrue(create.getMessage().contains("create"), create.getMessage());
   }
 
+  /**
+   * A metadata change refused on its first read (the user has no role any more) names the role
+   * the whole change needs, writer, not the reader role that would only have let it read. (Before,
+   * expire, rollback and tag named 'reader'.)
+   */
+  @Test
+  void aRefusedMetadataChangeNamesTheWriterRoleWhicheverCallWasRefusedFirst() {
+    SnapshotDataset owned = created("nochange", 2);
+    SnapshotInfo first = owned.currentSnapshot().orElseThrow();
+    publish(owned, "second", 3);
+    grant(owned.id(), "ivan", DatasetRole.READER);
+    SnapshotDataset ds = cluster.as("ivan").open(owned.id());
+    cluster.superuser().admin(owned.id()).revoke("ivan");
+    cluster.awaitReadAccess("ivan", owned.id(), false);
+
+    assertDenied("ivan", ds.id(), DatasetRole.WRITER, () -> ds.expireSnapshots().expire(first.id()).commit());
+    assertDenied("ivan", ds.id(), DatasetRole.WRITER, () -> ds.rollbackTo(first.id()).commit());
+    assertDenied("ivan", ds.id(), DatasetRole.WRITER, () -> ds.manageTags(first.id()).tag("t").commit());
+    assertEquals(List.of("second0", "second1", "second2"), values(owned.readCurrent()), "nothing changed");
+  }
+
   @Test
   void revokingAWriterMidBuildMakesItsPublishFailCleanly() {
     SnapshotDataset owned = created("revoked", 4);

@@ -3,9 +3,11 @@ package io.snapds.dataset.store;
 import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeException;
 import dev.failsafe.RetryPolicy;
+import io.snapds.dataset.AccessDeniedException;
 import io.snapds.dataset.CommitConflictException;
 import io.snapds.dataset.CommitStateUnknownException;
 import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.DatasetRole;
 import io.snapds.dataset.StorageErrors;
 import io.snapds.dataset.StorageException;
 import java.io.IOException;
@@ -122,6 +124,9 @@ public final class HBaseMetadataStore implements MetadataStore {
   public <T> T update(String operation, Operation<T> op) {
     try {
       return Failsafe.with(conflictRetry).get(() -> attempt(operation, op));
+    } catch (AccessDeniedException e) {
+      // every metadata change needs the writer role, whichever of its reads or writes was refused first
+      throw e.within(operation, DatasetRole.WRITER);
     } catch (FailsafeException e) {
       if (e.getCause() instanceof TransactionConflictException) {
         throw new CommitConflictException(dataset, operation, e.getCause());
