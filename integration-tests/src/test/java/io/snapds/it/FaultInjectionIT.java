@@ -280,9 +280,7 @@ class FaultInjectionIT {
    * would: every short transaction still in progress now belongs to this test.
    */
   private void endTransactionsStrandedByTheRestart() {
-    for (long stranded : List.copyOf(cluster.txService().manager().getCurrentState().getInProgress().keySet())) {
-      cluster.txClient().invalidate(stranded);
-    }
+    cluster.endLeftoverTransactions();
   }
 
   private void awaitRegionsOnline() {

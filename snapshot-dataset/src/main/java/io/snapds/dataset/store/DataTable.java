@@ -72,8 +72,8 @@ public final class DataTable {
     try {
       Result r = table().get(toGet(snapshot, key, projection)); // one RPC, not a batch of one
       return r.isEmpty() ? Optional.empty() : Optional.of(toRow(r));
-    } catch (IOException e) {
-      throw new StorageException("reading " + name + " snapshot " + snapshot, e);
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "read snapshot " + snapshot, e);
     }
   }
 
@@ -116,8 +116,8 @@ public final class DataTable {
     if (t == null) {
       try {
         t = connection.getTable(name);
-      } catch (IOException e) {
-        throw new StorageException("opening " + name, e);
+      } catch (IOException | UncheckedIOException e) {
+        throw StorageErrors.translate(name, "open " + name, e);
       }
       table = t;
     }

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
@@ -97,6 +98,18 @@ public final class MiniCluster {
     tx.close();
     tx = LocalTransactionService.persistent(txStateDir.toFile(), txConfiguration());
     return tx;
+  }
+
+  /**
+   * Invalidates every transaction still in progress. A test class that leaves one behind (a
+   * writer it never closed after a failed assertion, readers stranded on a manager it restarted)
+   * would otherwise hold back cleanup and metadata pruning of every later class until that
+   * transaction timed out; {@link MiniClusterExtension} calls this before each class.
+   */
+  public synchronized void endLeftoverTransactions() {
+    for (long leftover : List.copyOf(txService().manager().getCurrentState().getInProgress().keySet())) {
+      txClient().invalidate(leftover);
+    }
   }
 
   public SnapshotDatasets datasets() {

@@ -7,12 +7,13 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * {@code @ExtendWith(MiniClusterExtension.class)}: makes sure the JVM's shared {@link MiniCluster}
- * is running before the class's tests, and injects it into test constructors and methods.
+ * is running before the class's tests, with no transaction left in progress by an earlier class,
+ * and injects it into test constructors and methods.
  */
 public final class MiniClusterExtension implements BeforeAllCallback, ParameterResolver {
   @Override
   public void beforeAll(ExtensionContext context) {
-    MiniCluster.get();
+    MiniCluster.get().endLeftoverTransactions();
   }
 
   @Override
