@@ -29,10 +29,7 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 public class PipelineSnapshotInputFormat extends SnapshotInputFormat {
   /** Set by the source in prepareRun: names this run's pin. */
   static final String RUN_TOKEN = "snapds.cdap.source.run.token";
-  private static final Map<String, Pinned> PINS = new ConcurrentHashMap<>();
-
-  /** A run's pin and the snapshot it holds. */
-  private record Pinned(String pinId, SnapshotId snapshot) {}
+  private static final Map<String, RunPin> PINS = new ConcurrentHashMap<>();
 
   @Override
   public List<InputSplit> getSplits(JobContext context) throws IOException {
@@ -45,7 +42,7 @@ public class PipelineSnapshotInputFormat extends SnapshotInputFormat {
     String pin = conf.getTrimmed(SnapshotInputFormatImpl.PIN_ID);
     Optional<SnapshotId> snapshot = SnapshotInputFormatImpl.pinnedSnapshot(conf);
     if (token != null && pin != null && snapshot.isPresent()) {
-      Pinned earlier = PINS.put(token, new Pinned(pin, snapshot.get()));
+      RunPin earlier = PINS.put(token, new RunPin(pin, snapshot.get()));
       if (earlier != null && !earlier.pinId().equals(pin)) {
         release(earlier.pinId()); // splits computed again for the same run: keep only the newest pin
       }
@@ -62,13 +59,13 @@ public class PipelineSnapshotInputFormat extends SnapshotInputFormat {
 
   /** Releases the pin filed under {@code token}; false when there is none in this process. */
   static boolean releasePin(String token) {
-    Pinned pin = PINS.remove(token);
+    RunPin pin = PINS.remove(token);
     return pin != null && release(pin.pinId());
   }
 
   /** The snapshot the run named {@code token} pinned in this process, until its pin is released. */
   static Optional<SnapshotId> pinnedSnapshot(String token) {
-    return Optional.ofNullable(PINS.get(token)).map(Pinned::snapshot);
+    return Optional.ofNullable(PINS.get(token)).map(RunPin::snapshot);
   }
 
   private static boolean release(String pinId) {
