@@ -8,6 +8,7 @@ import io.snapds.dataset.mapreduce.SnapshotInputFormat;
 import io.snapds.dataset.mapreduce.SnapshotMapReduceUtil;
 import io.snapds.dataset.mapreduce.SnapshotRowWritable;
 import io.snapds.dataset.mapreduce.SnapshotSelector;
+import io.snapds.dataset.testing.MiniClusterTxClientFactory;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;

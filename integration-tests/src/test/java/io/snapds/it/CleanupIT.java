@@ -12,15 +12,10 @@ import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotState;
-import io.snapds.dataset.store.RowKeys;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
 import java.time.Duration;
 import java.util.List;
-import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.Table;
 import org.apache.tephra.TransactionContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -31,16 +26,10 @@ class CleanupIT {
   private final MiniCluster cluster = MiniCluster.get();
 
   /** Rows physically present in the data table under the snapshot's prefix. */
-  static long rawRows(MiniCluster cluster, SnapshotDataset ds, SnapshotId id) throws Exception {
-    long n = 0;
-    try (Table t = cluster.connection().getTable(ds.id().dataTable());
-        ResultScanner rs = t.getScanner(new Scan().withStartRow(RowKeys.start(id)).withStopRow(RowKeys.stop(id)))) {
-      for (Result ignored : rs) {
-        n++;
-      }
-    }
-    return n;
+  static long rawRows(MiniCluster cluster, SnapshotDataset ds, SnapshotId id) {
+    return cluster.rawRows(ds.id(), id);
   }
+
 
   @Test
   void readerStartedBeforePublishKeepsTheOldSnapshotUntilItEnds() throws Exception {

@@ -18,7 +18,7 @@ import io.snapds.dataset.mapreduce.SnapshotSplit;
 import io.snapds.dataset.mapreduce.SnapshotSplitReader;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
-import io.snapds.it.mapreduce.MiniClusterTxClientFactory;
+import io.snapds.dataset.testing.MiniClusterTxClientFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -12,19 +12,13 @@ import io.snapds.dataset.DatasetProperties;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.RetentionPolicy;
 import io.snapds.dataset.SnapshotDatasets;
-import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotState;
 import io.snapds.dataset.SnapshotWriter;
-import io.snapds.dataset.store.RowKeys;
 import io.snapds.dataset.testing.FaultyTxClient;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
 import java.util.List;
-import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -100,7 +94,7 @@ class FailureIT {
     tx.failConflictChecks(0);
     assertEquals(List.of(first.id()), result.cleaned(), "the expired snapshot was cleaned");
     assertEquals(5, result.rowsDeleted());
-    assertEquals(0, rawRows(ds, first.id()), "its rows are gone");
+    assertEquals(0, cluster.rawRows(ds.id(), first.id()), "its rows are gone");
     assertTrue(ds.snapshot(first.id()).cleanedAt().isEmpty(), "recording it lost every race");
     assertEquals(true, Fixtures.observe(ds.readCurrent()).matches(second), "readers see the current one whole");
 
@@ -110,15 +104,4 @@ class FailureIT {
     assertEquals(second.id(), ds.currentSnapshot().orElseThrow().id());
   }
 
-  private long rawRows(SnapshotDataset ds, SnapshotId id) throws Exception {
-    try (Table table = cluster.connection().getTable(ds.id().dataTable());
-         ResultScanner scanner = table.getScanner(new Scan().withStartRow(RowKeys.start(id))
-             .withStopRow(RowKeys.stop(id)))) {
-      long n = 0;
-      for (Result ignored : scanner) {
-        n++;
-      }
-      return n;
-    }
-  }
 }

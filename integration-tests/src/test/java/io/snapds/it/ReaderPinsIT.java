@@ -16,7 +16,7 @@ import io.snapds.dataset.mapreduce.SnapshotInputFormatImpl;
 import io.snapds.dataset.mapreduce.SnapshotSelector;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
-import io.snapds.it.mapreduce.MiniClusterTxClientFactory;
+import io.snapds.dataset.testing.MiniClusterTxClientFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

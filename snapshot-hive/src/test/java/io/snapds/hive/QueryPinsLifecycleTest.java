@@ -15,6 +15,7 @@ import io.snapds.dataset.mapreduce.JobDatasets;
 import io.snapds.dataset.mapreduce.SnapshotSelector;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
+import io.snapds.dataset.testing.MiniClusterTxClientFactory;
 import java.time.Clock;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;

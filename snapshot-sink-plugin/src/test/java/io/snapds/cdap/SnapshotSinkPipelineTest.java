@@ -15,7 +15,6 @@ import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotRow;
 import io.snapds.dataset.SnapshotState;
-import io.snapds.dataset.store.RowKeys;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
 import java.nio.file.Path;
@@ -28,10 +27,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.hadoop.hbase.HConstants;
-import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.Table;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -126,17 +121,6 @@ class SnapshotSinkPipelineTest {
         .map(AllTypes::normalize).collect(Collectors.toList());
   }
 
-  private static long rawRows(DatasetId id, SnapshotId snapshot) throws Exception {
-    try (Table table = MiniCluster.get().connection().getTable(id.dataTable());
-         ResultScanner scanner = table.getScanner(new Scan().withStartRow(RowKeys.start(snapshot))
-             .withStopRow(RowKeys.stop(snapshot)))) {
-      long n = 0;
-      for (Result ignored : scanner) {
-        n++;
-      }
-      return n;
-    }
-  }
 
   @Test
   void eachRunPublishesOneSnapshotNamedByTheTransactionIdInitializeRecorded() throws Exception {
@@ -166,7 +150,7 @@ class SnapshotSinkPipelineTest {
     SnapshotId aborted = run2.initialized().iterator().next();
     assertEquals(current.id(), dataset.currentSnapshot().orElseThrow().id(), "current unchanged");
     assertEquals(SnapshotState.ABORTED, dataset.snapshot(aborted).state());
-    assertEquals(0, rawRows(id, aborted), "the failed run's rows are deleted");
+    assertEquals(0, MiniCluster.get().rawRows(id, aborted), "the failed run's rows are deleted");
 
     // run 3: a task fails, so the job fails: nothing is published, rows go
     props.put("runId", "run-3");
@@ -175,7 +159,7 @@ class SnapshotSinkPipelineTest {
     SnapshotId failed = run3.initialized().iterator().next();
     assertEquals(current.id(), dataset.currentSnapshot().orElseThrow().id(), "current unchanged");
     assertEquals(SnapshotState.ABORTED, dataset.snapshot(failed).state());
-    assertEquals(0, rawRows(id, failed));
+    assertEquals(0, MiniCluster.get().rawRows(id, failed));
 
     // run 4: a retry of run 1 (same run id) writes nothing and publishes no second snapshot
     props.put("runId", "run-1");

@@ -31,6 +31,7 @@ import io.snapds.dataset.mapreduce.SnapshotSplit;
 import io.snapds.dataset.store.RowKeys;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
+import io.snapds.dataset.testing.MiniClusterTxClientFactory;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,12 +48,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.RegionLocator;
-import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.mapred.JobConf;
@@ -135,7 +131,7 @@ class SnapshotMapReduceIT {
     // runJob released the pin: nothing protects s1 now, and the next cleanup removes its rows
     CleanupResult after = a.cleanup();
     assertTrue(after.cleaned().contains(s1.id()), after.toString());
-    assertEquals(0, rawRowCount(a.id(), s1.id()));
+    assertEquals(0, cluster.rawRows(a.id(), s1.id()));
   }
 
   /** Records every row with the key the framework handed over; waits after the first. */
@@ -189,7 +185,7 @@ class SnapshotMapReduceIT {
     assertEquals(beforeRows, rows(b.readCurrent()));
     assertEquals(SnapshotState.ABORTED, b.snapshot(failed).state());
     assertThrows(SnapshotNotAvailableException.class, () -> b.readSnapshot(failed));
-    assertEquals(0, rawRowCount(b.id(), failed), "the aborted snapshot's rows are deleted");
+    assertEquals(0, cluster.rawRows(b.id(), failed), "the aborted snapshot's rows are deleted");
     assertTrue(b.lockStatus(NewSnapshot.WRITER_LOCK).lease().isEmpty(), "the writer lock was released");
   }
 
@@ -206,7 +202,7 @@ class SnapshotMapReduceIT {
       if (++rows == 40) {
         Configuration conf = context.getConfiguration();
         SnapshotId building = SnapshotOutputFormat.handle(conf).orElseThrow().snapshotId();
-        rowsInHBase.set(rawRowCount(conf, SnapshotOutputFormat.dataset(conf), building));
+        rowsInHBase.set(MiniCluster.get().rawRows(SnapshotOutputFormat.dataset(conf), building));
         throw new IOException("this mapper fails on purpose after 40 rows");
       }
     }
@@ -472,21 +468,4 @@ class SnapshotMapReduceIT {
     }
   }
 
-  private long rawRowCount(DatasetId dataset, SnapshotId snapshot) throws IOException {
-    return rawRowCount(cluster.configuration(), dataset, snapshot);
-  }
-
-  /** Rows under the snapshot's prefix in the data table, whatever the snapshot's state. */
-  static long rawRowCount(Configuration conf, DatasetId dataset, SnapshotId snapshot) throws IOException {
-    try (Connection connection = ConnectionFactory.createConnection(conf);
-        Table table = connection.getTable(dataset.dataTable());
-        ResultScanner rows = table.getScanner(new Scan().withStartRow(RowKeys.start(snapshot))
-            .withStopRow(RowKeys.stop(snapshot)))) {
-      long n = 0;
-      for (Result ignored : rows) {
-        n++;
-      }
-      return n;
-    }
-  }
 }

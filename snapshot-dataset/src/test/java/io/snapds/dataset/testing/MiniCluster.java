@@ -2,6 +2,8 @@ package io.snapds.dataset.testing;
 
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotDatasets;
+import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.store.RowKeys;
 import io.snapds.dataset.tx.LocalTransactionService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,6 +16,11 @@ import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.StartMiniClusterOption;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.tephra.TransactionSystemClient;
 import org.apache.tephra.TxConstants;
 
@@ -114,6 +121,24 @@ public final class MiniCluster {
 
   public SnapshotDatasets datasets() {
     return SnapshotDatasets.using(connection, txClient());
+  }
+
+  /**
+   * Rows physically in {@code dataset}'s data table under {@code snapshot}'s prefix, whatever the
+   * snapshot's state: what cleanup left behind, or what a build wrote before it published.
+   */
+  public long rawRows(DatasetId dataset, SnapshotId snapshot) {
+    try (Table table = connection.getTable(dataset.dataTable());
+        ResultScanner rows = table.getScanner(new Scan().withStartRow(RowKeys.start(snapshot))
+            .withStopRow(RowKeys.stop(snapshot)).setFilter(new FirstKeyOnlyFilter()))) {
+      long n = 0;
+      for (Result ignored : rows) {
+        n++;
+      }
+      return n;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** A dataset name no other test in this JVM uses. */

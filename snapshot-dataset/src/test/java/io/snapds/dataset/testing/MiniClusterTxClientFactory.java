@@ -1,11 +1,10 @@
-package io.snapds.hive;
+package io.snapds.dataset.testing;
 
 import io.snapds.dataset.mapreduce.TransactionClientFactory;
-import io.snapds.dataset.testing.MiniCluster;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.tephra.TransactionSystemClient;
 
-/** The shared mini cluster's Tephra client, for the handler under test. */
+/** Jobs under the local job runner share the test JVM's transaction manager. */
 public final class MiniClusterTxClientFactory implements TransactionClientFactory {
   @Override
   public TransactionSystemClient create(Configuration conf) {
