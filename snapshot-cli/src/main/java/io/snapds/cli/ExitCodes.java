@@ -17,6 +17,8 @@ public final class ExitCodes {
   public static final int INCONSISTENT = 6;
   /** HBase's access control refused: the message names the role to ask for. */
   public static final int DENIED = 7;
+  /** {@code status}: something needs a repair or a person (the output says what). */
+  public static final int ATTENTION = 8;
 
   private ExitCodes() {}
 }

@@ -131,4 +131,44 @@ class HistoryOperationsTest {
     assertEquals("dropped dataset " + id + "\n", Cli.run("drop", id.toString()).out());
     assertTrue(Cli.run("list").outLines().stream().noneMatch(l -> l.startsWith(id + " ")));
   }
+
+  @Test
+  void statusExitsEightWhileADeadWritersSnapshotWaitsAndZeroAfterGcRepairedIt() throws Exception {
+    MiniCluster.get().endLeftoverTransactions(); // open writers of earlier tests would count as readers
+    DatasetId id = MiniCluster.uniqueDataset("status");
+    assertEquals(0, Cli.run("create", id.toString(), "--retain-last", "1").exitCode());
+    Cli.Result fresh = Cli.run("status", id.toString());
+    assertEquals(0, fresh.exitCode(), fresh.toString());
+    assertTrue(fresh.out().contains("current:   none published"), fresh.toString());
+
+    SnapshotId v1 = load(id, "one");
+    SnapshotId dead;
+    try (SnapshotDataset ds = open(id)) {
+      SnapshotWriter writer = ds.newSnapshot().owner("crashed-job").begin();
+      dead = writer.snapshotId();
+      MiniCluster.get().txClient().invalidate(dead.value()); // the writer's process is gone
+    }
+    Cli.Result broken = Cli.run("status", id.toString());
+    assertEquals(ExitCodes.ATTENTION, broken.exitCode(), broken.toString());
+    assertTrue(broken.out().contains("current:   " + v1 + ", 2 rows"), broken.toString());
+    assertTrue(broken.outLines().stream().anyMatch(l -> l.trim().startsWith(dead + "  writer")
+        && l.contains("crashed-job") && l.endsWith("no (transaction ended)")), broken.toString());
+    assertTrue(broken.out().contains("ATTENTION:"), broken.toString());
+
+    Cli.Result json = Cli.run("status", id.toString(), "--json");
+    assertEquals(ExitCodes.ATTENTION, json.exitCode());
+    com.fasterxml.jackson.databind.JsonNode node = io.snapds.cli.output.Json.MAPPER.readTree(json.out());
+    assertEquals(v1.value(), node.get("current").get("id").asLong());
+    assertEquals(dead.value(), node.get("building").get(0).get("id").asLong());
+    assertEquals(false, node.get("building").get(0).get("transactionOpen").asBoolean());
+
+    assertEquals(0, Cli.run("gc", id.toString()).exitCode()); // aborts it and fences it
+    assertEquals(0, Cli.run("gc", id.toString()).exitCode()); // deletes what it wrote
+    Cli.Result repaired = Cli.run("status", id.toString());
+    assertEquals(0, repaired.exitCode(), repaired.toString());
+    assertTrue(!repaired.out().contains("BUILDING") && !repaired.out().contains("ATTENTION"), repaired.toString());
+    try (SnapshotDataset ds = open(id)) {
+      assertEquals(SnapshotState.ABORTED, ds.snapshot(dead).state());
+    }
+  }
 }

@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.tephra.Transaction;
 import org.apache.tephra.TransactionSystemClient;
@@ -212,6 +213,35 @@ final class Cleanup {
     } catch (CommitConflictException e) {
       LOG.info("dataset {}: '{}' conflicted with writers on every attempt; the next cleanup does it", dataset, step);
     }
+  }
+
+  /**
+   * Why each snapshot awaiting cleanup is (or is not) deleted by the next run: the eligibility rule
+   * of {@link #eligible}, explained. Reads as a cleanup run's probe does, and the live pins of each.
+   */
+  static List<DatasetStatus.Backlog> backlog(MetadataView view, LockTable locks) {
+    Probe probe = Probe.of(view);
+    Optional<Long> oldest = probe.oldestReader() == Long.MAX_VALUE ? Optional.empty()
+        : Optional.of(probe.oldestReader());
+    List<DatasetStatus.Backlog> backlog = new ArrayList<>();
+    for (SnapshotInfo s : probe.awaiting()) {
+      if (!needsCleanup(s)) {
+        continue;
+      }
+      int pins = locks.livePins(s.id());
+      DatasetStatus.Wait wait;
+      if (s.cleanupFence() == 0) {
+        wait = DatasetStatus.Wait.FENCE;
+      } else if (pins > 0) {
+        wait = DatasetStatus.Wait.PINS;
+      } else if (!eligible(s, probe.oldestReader(), pins)) {
+        wait = DatasetStatus.Wait.READERS;
+      } else {
+        wait = DatasetStatus.Wait.NOTHING;
+      }
+      backlog.add(new DatasetStatus.Backlog(s, wait, pins, oldest));
+    }
+    return backlog;
   }
 
   static boolean needsCleanup(SnapshotInfo s) {

@@ -482,6 +482,28 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
         "dataset " + id + " has no published snapshot yet"));
   }
 
+  /**
+   * The dataset as an operator sees it now: current snapshot, builds and whether their writers
+   * live, locks, and what each snapshot awaiting cleanup waits for. Changes nothing. Reads one
+   * metadata transaction (the BUILDING and awaiting-cleanup indexes, one record per transaction
+   * in progress) and the lock table's lock rows and the pins of the snapshots awaiting cleanup:
+   * bounded by what is in flight, not by history.
+   */
+  public DatasetStatus status() {
+    List<LockStatus> lockRows = locks.statusAll();
+    return read(view -> {
+      Instant now = clock.instant();
+      List<DatasetStatus.Build> builds = new java.util.ArrayList<>();
+      for (SnapshotInfo s : view.building()) {
+        String lock = NewSnapshot.lockName(s.sourceKey().orElse(null));
+        boolean held = lockRows.stream().anyMatch(l -> l.lockName().equals(lock) && l.isHeld(now)
+            && l.lease().get().token() == s.fencingToken());
+        builds.add(new DatasetStatus.Build(s, lock, view.transaction().isInProgress(s.id().value()), held));
+      }
+      return new DatasetStatus(id, now, view.currentInfo(), builds, lockRows, Cleanup.backlog(view, locks));
+    });
+  }
+
   // ---- locks ----
 
   /** Status of every lock of the dataset (the writer lock and one per source key built). */

@@ -23,6 +23,11 @@ public final class TextTable {
   }
 
   public void print(PrintWriter out) {
+    print(out, "");
+  }
+
+  /** Prints the table with every line starting with {@code indent}. */
+  public void print(PrintWriter out, String indent) {
     int[] widths = new int[header.size()];
     for (int i = 0; i < widths.length; i++) {
       widths[i] = header.get(i).length();
@@ -30,15 +35,15 @@ public final class TextTable {
         widths[i] = Math.max(widths[i], i < r.size() ? r.get(i).length() : 0);
       }
     }
-    line(out, header, widths);
+    line(out, indent, header, widths);
     for (List<String> r : rows) {
-      line(out, r, widths);
+      line(out, indent, r, widths);
     }
     out.flush();
   }
 
-  private static void line(PrintWriter out, List<String> cells, int[] widths) {
-    StringBuilder sb = new StringBuilder();
+  private static void line(PrintWriter out, String indent, List<String> cells, int[] widths) {
+    StringBuilder sb = new StringBuilder(indent);
     for (int i = 0; i < widths.length; i++) {
       String c = i < cells.size() ? cells.get(i) : "";
       sb.append(c);

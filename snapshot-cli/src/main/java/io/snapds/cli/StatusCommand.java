@@ -1,0 +1,147 @@
+package io.snapds.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.snapds.cli.env.Environment;
+import io.snapds.cli.output.Formats;
+import io.snapds.cli.output.Json;
+import io.snapds.cli.output.TextTable;
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.DatasetStatus;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotDatasetException;
+import io.snapds.dataset.lock.LockStatus;
+import java.time.Duration;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "status", mixinStandardHelpOptions = true,
+    description = {"Show what each dataset is doing: its current snapshot and the age of the last publish, "
+        + "snapshots being built and whether their writers live, locks and waiters, and snapshots waiting "
+        + "for cleanup with what holds them.",
+        "Exit code 8 when something needs a repair or a person (listed under ATTENTION)."})
+final class StatusCommand extends EnvCommand {
+  @Parameters(paramLabel = "DATASET", arity = "0..*", description = "namespace:name (default: every dataset)")
+  List<DatasetId> datasets;
+
+  @Option(names = "--stale", paramLabel = "DURATION", converter = Converters.DurationConverter.class,
+      description = "How long a snapshot may wait for its readers before that needs attention (default: 1h).")
+  Duration stale = Duration.ofHours(1);
+
+  @Option(names = "--json", description = "One JSON object per dataset, one per line.")
+  boolean json;
+
+  @Override
+  int run(Environment env) {
+    List<DatasetId> ids = datasets == null || datasets.isEmpty() ? env.datasets().list() : datasets;
+    boolean attention = false;
+    for (DatasetId id : ids) {
+      DatasetStatus status;
+      try (SnapshotDataset ds = env.datasets().open(id)) {
+        status = ds.status();
+      } catch (SnapshotDatasetException e) {
+        if (datasets != null && !datasets.isEmpty()) {
+          throw e; // asked for by name: its error says what is wrong, with its exit code
+        }
+        attention = true;
+        print(id, e);
+        continue;
+      }
+      List<String> found = status.attention(stale);
+      attention |= !found.isEmpty();
+      if (json) {
+        Json.println(out(), toJson(status, found));
+      } else {
+        print(status, found);
+      }
+    }
+    if (ids.isEmpty() && !json) {
+      out().println("no datasets (create one with: snapds create NAMESPACE:NAME)");
+    }
+    out().flush();
+    return attention ? ExitCodes.ATTENTION : ExitCodes.OK;
+  }
+
+  private void print(DatasetId id, SnapshotDatasetException e) {
+    if (json) {
+      Json.println(out(), Json.MAPPER.createObjectNode().put("dataset", id.toString()).put("error", e.getMessage()));
+    } else {
+      out().printf("%s%n  unreadable: %s%n%n", id, e.getMessage());
+    }
+  }
+
+  private void print(DatasetStatus s, List<String> found) {
+    out().println(s.dataset());
+    out().printf("  current:   %s%n", s.current().map(c -> c.id() + ", " + c.rowCount() + " rows, published "
+        + Formats.time(c.committedAt()) + " (" + age(s.sinceLastPublish().orElse(Duration.ZERO)) + " ago)")
+        .orElse("none published"));
+    if (!s.building().isEmpty()) {
+      TextTable t = new TextTable("BUILDING", "LOCK", "WRITER", "STARTED", "WRITER ALIVE");
+      s.building().forEach(b -> t.row(b.snapshot().id(), b.lockName(), b.snapshot().writer(),
+          Formats.time(b.snapshot().createdAt()), b.writerAlive() ? "yes"
+              : !b.transactionOpen() ? "no (transaction ended)" : "no (lease not held)"));
+      t.print(out(), "  ");
+    }
+    if (!s.locks().isEmpty()) {
+      TextTable t = new TextTable("LOCK", "HOLDER", "TOKEN", "LEASE UNTIL", "WAITERS");
+      for (LockStatus l : s.locks()) {
+        t.row(l.lockName(), l.lease().map(x -> x.owner() + (x.isExpired(s.at()) ? " (expired)" : "")).orElse("-"),
+            l.lastToken(), l.lease().map(x -> Formats.time(x.expiresAt())).orElse("-"), l.waiters());
+      }
+      t.print(out(), "  ");
+    }
+    if (!s.awaitingCleanup().isEmpty()) {
+      TextTable t = new TextTable("AWAITING CLEANUP", "STATE", "WAITS FOR");
+      s.awaitingCleanup().forEach(b -> t.row(b.snapshot().id(), b.snapshot().state(), waitsFor(b)));
+      t.print(out(), "  ");
+    }
+    if (!found.isEmpty()) {
+      out().println("  ATTENTION:");
+      found.forEach(a -> out().println("    " + a));
+    }
+    out().println();
+  }
+
+  private static String waitsFor(DatasetStatus.Backlog b) {
+    return switch (b.waitsFor()) {
+      case NOTHING -> "nothing: the next cleanup (snapds gc) deletes it";
+      case FENCE -> "its cleanup fence (set by the next cleanup)";
+      case PINS -> b.livePins() + " reader pin(s)";
+      case READERS -> "transaction " + b.oldestReader().map(String::valueOf).orElse("?")
+          + " in progress, which began before it expired";
+    };
+  }
+
+  private static ObjectNode toJson(DatasetStatus s, List<String> found) {
+    ObjectNode node = Json.MAPPER.createObjectNode();
+    node.put("dataset", s.dataset().toString());
+    node.put("at", s.at().toString());
+    s.current().ifPresentOrElse(c -> node.set("current", Json.snapshot(c, true)), () -> node.putNull("current"));
+    s.sinceLastPublish().ifPresentOrElse(d -> node.put("secondsSinceLastPublish", d.toSeconds()),
+        () -> node.putNull("secondsSinceLastPublish"));
+    ArrayNode building = node.putArray("building");
+    s.building().forEach(b -> building.addObject().put("id", b.snapshot().id().value()).put("lock", b.lockName())
+        .put("writer", b.snapshot().writer()).put("createdAt", b.snapshot().createdAt().toString())
+        .put("transactionOpen", b.transactionOpen()).put("leaseHeld", b.leaseHeld()));
+    ArrayNode locks = node.putArray("locks");
+    for (LockStatus l : s.locks()) {
+      ObjectNode lock = locks.addObject().put("name", l.lockName()).put("lastToken", l.lastToken())
+          .put("waiters", l.waiters());
+      l.lease().ifPresentOrElse(x -> lock.putObject("lease").put("owner", x.owner()).put("token", x.token())
+          .put("expiresAt", x.expiresAt().toString()).put("expired", x.isExpired(s.at())), () -> lock.putNull("lease"));
+    }
+    ArrayNode backlog = node.putArray("awaitingCleanup");
+    s.awaitingCleanup().forEach(b -> backlog.addObject().put("id", b.snapshot().id().value())
+        .put("state", b.snapshot().state().name()).put("waitsFor", b.waitsFor().name()).put("livePins", b.livePins()));
+    ArrayNode attention = node.putArray("attention");
+    found.forEach(attention::add);
+    return node;
+  }
+
+  private static String age(Duration d) {
+    long s = d.toSeconds();
+    return s < 120 ? s + " s" : s < 7200 ? s / 60 + " min" : s < 172800 ? s / 3600 + " h" : s / 86400 + " days";
+  }
+}

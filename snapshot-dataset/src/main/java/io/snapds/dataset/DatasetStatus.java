@@ -1,0 +1,107 @@
+package io.snapds.dataset;
+
+import io.snapds.dataset.lock.LockStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What a dataset looks like to an operator now ({@link SnapshotDataset#status()}): its current
+ * snapshot, the snapshots being built and whether their writers are alive, its locks, and the
+ * snapshots waiting for cleanup with what each waits for. Read in one metadata transaction plus
+ * one lock-table scan; nothing is changed. {@link #attention()} lists what a repair
+ * ({@code cleanup()}, {@code snapds gc}) or a person should look at.
+ *
+ * @param at when the status was read (the dataset's clock)
+ * @param current the current snapshot, if any was published
+ * @param building snapshots in state BUILDING
+ * @param locks every lock of the dataset (the writer lock, one per source key built)
+ * @param awaitingCleanup expired and aborted snapshots whose rows are not deleted yet
+ */
+public record DatasetStatus(DatasetId dataset, Instant at, Optional<SnapshotInfo> current, List<Build> building,
+    List<LockStatus> locks, List<Backlog> awaitingCleanup) {
+
+  public DatasetStatus {
+    building = List.copyOf(building);
+    locks = List.copyOf(locks);
+    awaitingCleanup = List.copyOf(awaitingCleanup);
+  }
+
+  /**
+   * A snapshot being built.
+   *
+   * @param lockName the writer lock it was begun under
+   * @param transactionOpen whether its building transaction is still in progress (a writer whose
+   *     transaction ended without publishing is gone: cleanup aborts its snapshot)
+   * @param leaseHeld whether that lock's lease is held and not expired (a writer with an open
+   *     transaction but a lapsed lease is stalled, and fenced if another writer takes the lock)
+   */
+  public record Build(SnapshotInfo snapshot, String lockName, boolean transactionOpen, boolean leaseHeld) {
+    public boolean writerAlive() {
+      return transactionOpen && leaseHeld;
+    }
+  }
+
+  /** What a snapshot awaiting cleanup waits for. */
+  public enum Wait {
+    /** Nothing: the next cleanup deletes its rows. */
+    NOTHING,
+    /** Its cleanup fence is not set yet (the next cleanup sets it, and deletes in a later run). */
+    FENCE,
+    /** A transaction that began before its fence and may still read it is in progress. */
+    READERS,
+    /** A live reader pin holds it. */
+    PINS
+  }
+
+  /**
+   * A snapshot awaiting cleanup.
+   *
+   * @param oldestReader the oldest transaction in progress that cleanup counts as a possible
+   *     reader, if any
+   */
+  public record Backlog(SnapshotInfo snapshot, Wait waitsFor, int livePins, Optional<Long> oldestReader) {}
+
+  /** Time since the current snapshot was published, if there is one. */
+  public Optional<Duration> sinceLastPublish() {
+    return current.flatMap(SnapshotInfo::committedAt).map(t -> Duration.between(t, at));
+  }
+
+  /**
+   * What needs a repair or a person, one line each, empty when all is well: a BUILDING snapshot
+   * whose writer is gone or stalled, a lock whose lease expired without release, a snapshot that
+   * could be cleaned but was not, a snapshot held by readers for longer than {@code stale}.
+   */
+  public List<String> attention(Duration stale) {
+    List<String> found = new ArrayList<>();
+    for (Build b : building) {
+      if (!b.transactionOpen()) {
+        found.add("snapshot " + b.snapshot().id() + " is BUILDING but its writer's transaction ended: "
+            + "cleanup aborts it");
+      } else if (!b.leaseHeld()) {
+        found.add("snapshot " + b.snapshot().id() + " is BUILDING but the lease of lock '" + b.lockName()
+            + "' is not held: its writer (" + b.snapshot().writer() + ") is stalled or dead");
+      }
+    }
+    for (LockStatus l : locks) {
+      if (l.lease().isPresent() && l.lease().get().isExpired(at)) {
+        found.add("lock '" + l.lockName() + "' has an expired lease of " + l.lease().get().owner()
+            + " (the next writer takes it over)");
+      }
+    }
+    for (Backlog b : awaitingCleanup) {
+      Duration waiting = Duration.between(b.snapshot().committedAt().orElse(b.snapshot().createdAt()), at);
+      if (b.waitsFor() == Wait.NOTHING) {
+        found.add("snapshot " + b.snapshot().id() + " (" + b.snapshot().state() + ") can be cleaned: run cleanup "
+            + "(snapds gc)");
+      } else if (b.waitsFor() != Wait.FENCE && waiting.compareTo(stale) > 0) {
+        found.add("snapshot " + b.snapshot().id() + " (" + b.snapshot().state() + ") has waited " + waiting
+            + " for cleanup, held by " + (b.waitsFor() == Wait.PINS ? b.livePins() + " reader pin(s)"
+            : "transaction " + b.oldestReader().map(String::valueOf).orElse("?") + " in progress"));
+      }
+    }
+    return found;
+  }
+}
