@@ -133,7 +133,7 @@ class HistoryOperationsTest {
   }
 
   @Test
-  void statusExitsEightWhileADeadWritersSnapshotWaitsAndZeroAfterGcRepairedIt() throws Exception {
+  void statusExitsEightWhileADeadWritersSnapshotWaitsAndZeroAfterReconcileRepairedIt() throws Exception {
     MiniCluster.get().endLeftoverTransactions(); // open writers of earlier tests would count as readers
     DatasetId id = MiniCluster.uniqueDataset("status");
     assertEquals(0, Cli.run("create", id.toString(), "--retain-last", "1").exitCode());
@@ -162,8 +162,12 @@ class HistoryOperationsTest {
     assertEquals(dead.value(), node.get("building").get(0).get("id").asLong());
     assertEquals(false, node.get("building").get(0).get("transactionOpen").asBoolean());
 
-    assertEquals(0, Cli.run("gc", id.toString()).exitCode()); // aborts it and fences it
-    assertEquals(0, Cli.run("gc", id.toString()).exitCode()); // deletes what it wrote
+    Cli.Result reconcile = Cli.run("reconcile", id.toString());
+    assertEquals(0, reconcile.exitCode(), reconcile.toString());
+    assertTrue(reconcile.out().contains("repaired: aborted snapshot " + dead + " of a writer that is gone"),
+        reconcile.toString());
+    Cli.Result again = Cli.run("reconcile", id.toString());
+    assertEquals(id + ": nothing to do\n", again.out(), again.toString());
     Cli.Result repaired = Cli.run("status", id.toString());
     assertEquals(0, repaired.exitCode(), repaired.toString());
     assertTrue(!repaired.out().contains("BUILDING") && !repaired.out().contains("ATTENTION"), repaired.toString());

@@ -1,0 +1,89 @@
+package io.snapds.it;
+
+import static io.snapds.it.Fixtures.writeAndCommit;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.snapds.dataset.DatasetProperties;
+import io.snapds.dataset.Reconciler;
+import io.snapds.dataset.Reconciler.ReconcileResult;
+import io.snapds.dataset.RetentionPolicy;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotInfo;
+import io.snapds.dataset.SnapshotState;
+import io.snapds.dataset.SnapshotWriter;
+import io.snapds.dataset.lock.LockLease;
+import io.snapds.dataset.testing.MiniCluster;
+import io.snapds.dataset.testing.MiniClusterExtension;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** One reconciler pass repairs what it can, leaves live writers alone, and a second finds nothing. */
+@ExtendWith(MiniClusterExtension.class)
+class ReconcilerRepairsUnattendedIT {
+  private final MiniCluster cluster = MiniCluster.get();
+  private static final Duration STALE = Duration.ofHours(1);
+
+  @Test
+  void onePassAbortsTheDeadWriterAndCleansWhatNoReaderSeesAndTheSecondFindsNothing() {
+    cluster.endLeftoverTransactions(); // earlier classes' open writers would count as readers
+    SnapshotDataset ds = cluster.datasets().create(MiniCluster.uniqueDataset("reconcile"),
+        DatasetProperties.builder().retention(RetentionPolicy.retainLast(1)).build());
+    SnapshotInfo old = writeAndCommit(ds.newSnapshot().begin(), "old", 6);
+    SnapshotInfo current = writeAndCommit(ds.newSnapshot().begin(), "current", 3);
+    SnapshotWriter dead = ds.newSnapshot().sourceKey("2026-11").owner("killed-job").begin();
+    dead.put(Bytes.toBytes("k"), "d", "v", Bytes.toBytes("x"));
+    dead.flush();
+    SnapshotId deadId = dead.snapshotId();
+    cluster.txClient().invalidate(deadId.value()); // its process was killed mid-build
+    SnapshotWriter live = ds.newSnapshot().owner("healthy-job").begin();
+    live.put(Bytes.toBytes("k"), "d", "v", Bytes.toBytes("y"));
+    live.flush();
+
+    ReconcileResult first = Reconciler.runOnce(ds, "reconciler-1", STALE);
+    assertTrue(first.skippedFor().isEmpty());
+    assertTrue(first.found().size() >= 2, "the dead writer and the cleanable snapshot: " + first.found());
+    assertTrue(first.repaired());
+    assertEquals(List.of(deadId), first.cleanup().abortedDeadWriters());
+    assertTrue(first.cleanup().cleaned().containsAll(List.of(old.id(), deadId)), first.cleanup().toString());
+    assertEquals(SnapshotState.ABORTED, ds.snapshot(deadId).state());
+    assertEquals(0, cluster.rawRows(ds.id(), deadId), "the dead writer's rows are gone");
+    assertEquals(0, cluster.rawRows(ds.id(), old.id()), "the expired snapshot's rows are gone");
+    assertEquals(List.of(), first.remaining(), "nothing is left for a person");
+    // the healthy writer was not touched: it publishes
+    assertEquals(SnapshotState.BUILDING, ds.snapshot(live.snapshotId()).state());
+    assertEquals(1, cluster.rawRows(ds.id(), live.snapshotId()));
+
+    ReconcileResult second = Reconciler.runOnce(ds, "reconciler-1", STALE);
+    assertFalse(second.repaired(), "a second pass finds nothing to do: " + second);
+    assertEquals(List.of(), second.found());
+    SnapshotInfo published = live.commit();
+    assertEquals(published.id(), ds.currentSnapshot().orElseThrow().id());
+    assertEquals(SnapshotState.EXPIRED, ds.snapshot(current.id()).state());
+  }
+
+  @Test
+  void aPassThatFindsAnotherReconcilerRunningChangesNothing() {
+    SnapshotDataset ds = cluster.datasets().create(MiniCluster.uniqueDataset("reconcile_busy"),
+        DatasetProperties.builder().retention(RetentionPolicy.retainLast(1)).build());
+    SnapshotInfo old = writeAndCommit(ds.newSnapshot().begin(), "old", 4);
+    writeAndCommit(ds.newSnapshot().begin(), "new", 2);
+    io.snapds.dataset.lock.LockTable locks = new io.snapds.dataset.lock.LockTable(cluster.connection(),
+        ds.id().lockTable(), java.time.Clock.systemUTC());
+    Optional<LockLease> other = locks.tryAcquire(Reconciler.LOCK, "reconciler-on-host-b", Duration.ofMinutes(5));
+    assertTrue(other.isPresent());
+    ReconcileResult skipped = Reconciler.runOnce(ds, "reconciler-on-host-a", STALE);
+    assertEquals(Optional.of("reconciler-on-host-b"), skipped.skippedFor());
+    assertFalse(skipped.repaired());
+    assertEquals(4, cluster.rawRows(ds.id(), old.id()), "nothing was cleaned by the skipped pass");
+    locks.release(other.get());
+    assertTrue(Reconciler.runOnce(ds, "reconciler-on-host-a", STALE).repaired());
+    assertEquals(0, cluster.rawRows(ds.id(), old.id()));
+  }
+}
