@@ -172,7 +172,8 @@ public final class NewSnapshot {
         fencedOut.add(s.id());
       }
     }
-    view.putSnapshot(building);
+    // the snapshot is written with the schema current when it begins (none: schema-less)
+    view.putSnapshot(building.toBuilder().schemaId(view.currentSchemaId().orElse(null)).build());
     view.putFence(lockName, token);
     return fencedOut;
   }

@@ -302,6 +302,46 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
     return read(view -> record(view, snapshot));
   }
 
+  // ---- schemas (io.snapds.dataset.schema) ----
+
+  /** The dataset's current schema; empty for a schema-less dataset (raw byte cells). */
+  public Optional<io.snapds.dataset.schema.Schema> schema() {
+    return read(DatasetSchemas::current);
+  }
+
+  /**
+   * The schema a snapshot was written with (the one current when it began); empty when it was
+   * written schema-less. Read its rows with {@code new RowCodec(schema, family)}, and
+   * {@code SchemaRecord.project} them onto a newer schema.
+   *
+   * @throws SnapshotNotAvailableException if no such snapshot is recorded
+   */
+  public Optional<io.snapds.dataset.schema.Schema> schema(SnapshotId snapshot) {
+    return read(view -> DatasetSchemas.ofSnapshot(view, id, snapshot));
+  }
+
+  /**
+   * Gives a schema-less dataset its first schema (id 1); a no-op if it is already current.
+   * Snapshots begun from now on record it. Returns the current schema id.
+   *
+   * @throws io.snapds.dataset.schema.SchemaException if the dataset has another schema (evolve it)
+   */
+  public int setSchema(io.snapds.dataset.schema.Schema schema) {
+    return DatasetSchemas.create(store, schema);
+  }
+
+  /**
+   * Evolves the current schema, for example {@code u -> u.addField("day", Type.DATE)}, by the
+   * rules of {@link io.snapds.dataset.schema.SchemaUpdate}; a change records a new schema id,
+   * which snapshots begun from now on record. Returns the current schema id.
+   *
+   * @throws io.snapds.dataset.schema.SchemaException naming the field when a change is refused
+   *     (nothing is recorded), or if the dataset has no schema
+   */
+  public int updateSchema(java.util.function.UnaryOperator<io.snapds.dataset.schema.SchemaUpdate> change) {
+    return DatasetSchemas.evolve(store, change);
+  }
+
   /** Every change of the current pointer that the history horizon keeps, oldest first. */
   public List<HistoryEntry> history() {
     return List.copyOf(read(MetadataView::history));

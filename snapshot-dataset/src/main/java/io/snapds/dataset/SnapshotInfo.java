@@ -32,6 +32,7 @@ public final class SnapshotInfo {
   private final long cleanupFence;
   private final Instant cleanedAt;
   private final ImmutableSortedMap<String, String> summary;
+  private final Integer schemaId;
 
   private SnapshotInfo(Builder b) {
     this.id = checkNotNull(b.id, "id");
@@ -49,6 +50,7 @@ public final class SnapshotInfo {
     this.cleanupFence = b.cleanupFence;
     this.cleanedAt = b.cleanedAt;
     this.summary = ImmutableSortedMap.copyOf(b.summary);
+    this.schemaId = b.schemaId;
   }
 
   /** For the metadata store, which builds the records it reads; users get them from the dataset. */
@@ -73,6 +75,7 @@ public final class SnapshotInfo {
     b.cleanupFence = cleanupFence;
     b.cleanedAt = cleanedAt;
     b.summary = summary;
+    b.schemaId = schemaId;
     return b;
   }
 
@@ -111,6 +114,14 @@ public final class SnapshotInfo {
 
   public Optional<String> sourceKey() {
     return Optional.ofNullable(sourceKey);
+  }
+
+  /**
+   * The id of the dataset schema this snapshot was written with ({@code io.snapds.dataset.schema});
+   * empty for a snapshot of a schema-less dataset.
+   */
+  public Optional<Integer> schemaId() {
+    return Optional.ofNullable(schemaId);
   }
 
   /** The snapshot that was current when this one was published, if any. */
@@ -157,13 +168,14 @@ public final class SnapshotInfo {
         && Objects.equals(runId, other.runId) && Objects.equals(sourceKey, other.sourceKey)
         && Objects.equals(parentId, other.parentId) && tags.equals(other.tags)
         && fencingToken == other.fencingToken && cleanupFence == other.cleanupFence
-        && Objects.equals(cleanedAt, other.cleanedAt) && summary.equals(other.summary);
+        && Objects.equals(cleanedAt, other.cleanedAt) && summary.equals(other.summary)
+        && Objects.equals(schemaId, other.schemaId);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(id, state, createdAt, committedAt, rowCount, byteCount, writer, runId,
-        sourceKey, parentId, tags, fencingToken, cleanupFence, cleanedAt, summary);
+        sourceKey, parentId, tags, fencingToken, cleanupFence, cleanedAt, summary, schemaId);
   }
 
   @Override
@@ -172,7 +184,7 @@ public final class SnapshotInfo {
         .add("id", id).add("state", state).add("createdAt", createdAt).add("committedAt", committedAt)
         .add("rows", rowCount).add("bytes", byteCount).add("writer", writer).add("runId", runId)
         .add("sourceKey", sourceKey).add("parent", parentId).add("tags", tags.isEmpty() ? null : tags)
-        .add("cleanedAt", cleanedAt).add("summary", summary.isEmpty() ? null : summary).toString();
+        .add("cleanedAt", cleanedAt).add("summary", summary.isEmpty() ? null : summary).add("schema", schemaId).toString();
   }
 
   /** Builds a {@link SnapshotInfo}; id, state and createdAt are required. */
@@ -192,6 +204,7 @@ public final class SnapshotInfo {
     private long cleanupFence;
     private Instant cleanedAt;
     private Map<String, String> summary = Map.of();
+    private Integer schemaId;
 
     private Builder(SnapshotId id) {
       this.id = checkNotNull(id, "id");
@@ -234,6 +247,12 @@ public final class SnapshotInfo {
 
     public Builder sourceKey(String sourceKey) {
       this.sourceKey = sourceKey;
+      return this;
+    }
+
+    /** The dataset schema id the snapshot is written with; null for none. */
+    public Builder schemaId(Integer schemaId) {
+      this.schemaId = schemaId;
       return this;
     }
 

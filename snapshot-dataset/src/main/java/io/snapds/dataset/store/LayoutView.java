@@ -44,6 +44,8 @@ final class LayoutView implements MetadataView {
   private final Map<String, Optional<SnapshotId>> runs = new HashMap<>();
   private final Map<String, Optional<SnapshotId>> sources = new HashMap<>();
   private final Map<String, Long> fences = new HashMap<>();
+  private final Map<Integer, Optional<io.snapds.dataset.schema.Schema>> schemas = new HashMap<>();
+  private final Map<Integer, Integer> lastFieldIds = new HashMap<>();
   private final IdIndex committed = new IdIndex(COMMITTED, s -> s.state() == SnapshotState.COMMITTED);
   private final IdIndex building = new IdIndex(BUILDING, s -> s.state() == SnapshotState.BUILDING);
   private final IdIndex garbage = new IdIndex(GARBAGE, s -> isGone(s) && s.cleanedAt().isEmpty());
@@ -76,6 +78,7 @@ final class LayoutView implements MetadataView {
     Long lastAt;
     Long horizonAt;
     long horizonId;
+    Integer schema;
 
     Pointer copy() {
       Pointer c = new Pointer();
@@ -86,6 +89,7 @@ final class LayoutView implements MetadataView {
       c.lastAt = lastAt;
       c.horizonAt = horizonAt;
       c.horizonId = horizonId;
+      c.schema = schema;
       return c;
     }
   }
@@ -103,6 +107,7 @@ final class LayoutView implements MetadataView {
       p.lastAt = cols.containsKey(LAST_AT) ? c.longValue("last.at") : null;
       p.horizonAt = cols.containsKey(HORIZON_AT) ? c.longValue("horizon.at") : null;
       p.horizonId = c.optionalLong("horizon.id", 0);
+      p.schema = c.optionalInt("schema");
       p.loaded = p.copy();
       pointer = p;
     }
@@ -136,6 +141,9 @@ final class LayoutView implements MetadataView {
     }
     if (was.horizonId != p.horizonId) {
       putOrDelete(STATE_ROW, HORIZON_ID, p.horizonId == 0 ? null : Bytes.toBytes(p.horizonId));
+    }
+    if (!java.util.Objects.equals(was.schema, p.schema)) {
+      putOrDelete(STATE_ROW, SCHEMA_COLUMN, p.schema == null ? null : Bytes.toBytes(p.schema));
     }
   }
 
@@ -430,6 +438,55 @@ final class LayoutView implements MetadataView {
   public Optional<Instant> historyHorizon() {
     Long at = pointer().horizonAt;
     return at == null ? Optional.empty() : Optional.of(Instant.ofEpochMilli(at));
+  }
+
+  // ---- schemas ----
+
+  @Override
+  public Optional<Integer> currentSchemaId() {
+    return Optional.ofNullable(pointer().schema);
+  }
+
+  @Override
+  public Optional<io.snapds.dataset.schema.Schema> schema(int schemaId) {
+    return schemas.computeIfAbsent(schemaId, this::readSchema);
+  }
+
+  private Optional<io.snapds.dataset.schema.Schema> readSchema(int schemaId) {
+    byte[] row = key(SCHEMA, schemaId);
+    NavigableMap<byte[], byte[]> cols = rows.get(row);
+    if (cols.isEmpty()) {
+      return Optional.empty();
+    }
+    MetadataCodec.Columns c = new MetadataCodec.Columns(dataset, row, cols);
+    try {
+      return Optional.of(io.snapds.dataset.schema.Schema.parse(c.string("schema")));
+    } catch (io.snapds.dataset.schema.SchemaException e) {
+      throw c.corrupt("schema " + schemaId + " does not parse: " + e.getMessage());
+    }
+  }
+
+  @Override
+  public int lastFieldId(int schemaId) {
+    return lastFieldIds.computeIfAbsent(schemaId, this::readLastFieldId);
+  }
+
+  private int readLastFieldId(int schemaId) {
+    byte[] row = key(SCHEMA, schemaId);
+    NavigableMap<byte[], byte[]> cols = rows.get(row);
+    Integer last = new MetadataCodec.Columns(dataset, row, cols).optionalInt("lastfid");
+    return last == null ? 0 : last;
+  }
+
+  @Override
+  public void putSchema(int schemaId, io.snapds.dataset.schema.Schema schema, int lastFieldId) {
+    byte[] row = key(SCHEMA, schemaId);
+    putOrDelete(row, SCHEMA_COLUMN, Bytes.toBytes(schema.toStringWithIds()));
+    putOrDelete(row, LAST_FIELD_ID, Bytes.toBytes(lastFieldId));
+    pointer().schema = schemaId;
+    schemas.put(schemaId, Optional.of(schema));
+    lastFieldIds.put(schemaId, lastFieldId);
+    dirty = true;
   }
 
   // ---- run, source and fence rows ----

@@ -52,7 +52,8 @@ final class MetadataCodec {
       new Field("cfence", s -> nonZero(s.cleanupFence()), (b, c) -> b.cleanupFence(c.optionalLong("cfence", 0))),
       new Field("cleaned", s -> s.cleanedAt().map(MetadataCodec::millis).orElse(null),
           (b, c) -> b.cleanedAt(c.instant("cleaned", false))),
-      new Field("summary", MetadataCodec::encodeSummary, (b, c) -> b.summary(c.summary())));
+      new Field("summary", MetadataCodec::encodeSummary, (b, c) -> b.summary(c.summary())),
+      new Field("schema", s -> s.schemaId().map(Bytes::toBytes).orElse(null), (b, c) -> b.schemaId(c.optionalInt("schema"))));
 
   private static final Map<String, byte[]> QUALIFIERS = new TreeMap<>();
 
@@ -126,6 +127,18 @@ final class MetadataCodec {
 
     long optionalLong(String q, long dflt) {
       return values.containsKey(Bytes.toBytes(q)) ? longValue(q) : dflt;
+    }
+
+    /** A 4-byte int column, or null when absent. */
+    Integer optionalInt(String q) {
+      byte[] v = values.get(Bytes.toBytes(q));
+      if (v == null) {
+        return null;
+      }
+      if (v.length != Integer.BYTES) {
+        throw corrupt("column '" + q + "' must be 4 bytes, is " + v.length);
+      }
+      return Bytes.toInt(v);
     }
 
     String string(String q) {

@@ -18,6 +18,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  *   r + runId, k + sourceKey            run-id and source-key indexes
  *   f + lockName                        highest fencing token seen per lock
  *   z + writePointer(8) + row           rows deleted by that transaction, to purge physically
+ *   m + schemaId(4)                     a dataset schema: its text form with ids, the last field id
  * </pre>
  * The non-transactional {@code p} row holds the dataset properties (see {@link PropertiesCodec}).
  */
@@ -34,6 +35,7 @@ final class MetadataLayout {
   static final byte SOURCE = 'k';
   static final byte FENCE = 'f';
   static final byte PURGE = 'z';
+  static final byte SCHEMA = 'm';
   static final byte[] STATE_ROW = {STATE};
 
   static final byte[] VERSION = Bytes.toBytes("version");
@@ -47,6 +49,10 @@ final class MetadataLayout {
   static final byte[] REASON = Bytes.toBytes("reason");
   static final byte[] TOKEN = Bytes.toBytes("token");
   static final byte[] MARK = Bytes.toBytes("x");
+  /** Pointer row: the current schema id; schema row: the schema's text form with ids. */
+  static final byte[] SCHEMA_COLUMN = Bytes.toBytes("schema");
+  /** Schema row: the highest field id given up to that schema. */
+  static final byte[] LAST_FIELD_ID = Bytes.toBytes("lastfid");
   static final byte[] PRESENT = {1};
 
   private MetadataLayout() {}
@@ -57,6 +63,10 @@ final class MetadataLayout {
 
   static byte[] key(byte kind, String name) {
     return Bytes.add(new byte[] {kind}, Bytes.toBytes(name));
+  }
+
+  static byte[] key(byte kind, int id) {
+    return Bytes.add(new byte[] {kind}, Bytes.toBytes(id));
   }
 
   static byte[] kindStart(byte kind) {
