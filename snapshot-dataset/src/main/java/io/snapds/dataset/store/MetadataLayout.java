@@ -18,6 +18,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  *   r + runId, k + sourceKey            run-id and source-key indexes
  *   f + lockName                        highest fencing token seen per lock
  *   z + writePointer(8) + row           rows deleted by that transaction, to purge physically
+ *   e + sequence(8)                     outbox: one event (JSON, {@link EventCodec}) per change; pointer
+ *                                       row column eseq = last sequence (#13)
  * </pre>
  * The non-transactional {@code p} row holds the dataset properties (see {@link PropertiesCodec}).
  */
@@ -34,6 +36,7 @@ final class MetadataLayout {
   static final byte SOURCE = 'k';
   static final byte FENCE = 'f';
   static final byte PURGE = 'z';
+  static final byte EVENTS = 'e';
   static final byte[] STATE_ROW = {STATE};
 
   static final byte[] VERSION = Bytes.toBytes("version");
@@ -48,6 +51,8 @@ final class MetadataLayout {
   static final byte[] TOKEN = Bytes.toBytes("token");
   static final byte[] MARK = Bytes.toBytes("x");
   static final byte[] PRESENT = {1};
+  static final byte[] EVENT_SEQ = Bytes.toBytes("eseq");
+  static final byte[] EVENT = Bytes.toBytes("v");
 
   private MetadataLayout() {}
 
@@ -70,6 +75,10 @@ final class MetadataLayout {
   static byte[] historyKey(long millis, long version, int i) {
     return Bytes.add(Bytes.add(new byte[] {HISTORY}, Bytes.toBytes(millis)), Bytes.toBytes(version),
         Bytes.toBytes((short) i));
+  }
+
+  static byte[] eventKey(long sequence) {
+    return Bytes.add(new byte[] {EVENTS}, Bytes.toBytes(sequence));
   }
 
   static byte[] purgeKey(long writePointer, byte[] row) {
