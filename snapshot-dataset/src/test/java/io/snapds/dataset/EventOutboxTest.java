@@ -22,16 +22,12 @@ import org.junit.jupiter.api.Test;
  */
 class EventOutboxTest {
   private static final DatasetId DS = DatasetId.of("t", "events");
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T00:00:00Z"));
-  private final InMemoryMetadataStore store = new InMemoryMetadataStore(DS, clock);
+  private final MetadataFixture fixture = new MetadataFixture(DS);
+  private final MutableClock clock = fixture.clock;
+  private final InMemoryMetadataStore store = fixture.store;
 
   private SnapshotId begin(String runId, String sourceKey, long token) {
-    SnapshotId id = SnapshotId.of(store.nextId());
-    store.update("begin", view -> NewSnapshot.begin(view, DS,
-        SnapshotInfo.builder(id).state(SnapshotState.BUILDING).createdAt(clock.instant()).writer("w")
-            .runId(runId).sourceKey(sourceKey).fencingToken(token).build(),
-        NewSnapshot.lockName(sourceKey), token));
-    return id;
+    return fixture.begin(runId, sourceKey, token);
   }
 
   private SnapshotId publish(String runId, long rows) {

@@ -19,17 +19,12 @@ import org.junit.jupiter.api.Test;
 /** The rules of the metadata operations, against the in-memory store (no HBase). */
 class MetadataRulesTest {
   private static final DatasetId DS = DatasetId.of("t", "rules");
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-30T00:00:00Z"));
-  private final InMemoryMetadataStore store = new InMemoryMetadataStore(DS, clock);
+  private final MetadataFixture fixture = new MetadataFixture(DS);
+  private final MutableClock clock = fixture.clock;
+  private final InMemoryMetadataStore store = fixture.store;
 
-  /** Begins a snapshot with the begin rule; returns its id. */
   private SnapshotId begin(String runId, String sourceKey, long token) {
-    SnapshotId id = SnapshotId.of(store.nextId());
-    store.update("begin", view -> NewSnapshot.begin(view, DS,
-        SnapshotInfo.builder(id).state(SnapshotState.BUILDING).createdAt(clock.instant()).writer("w")
-            .runId(runId).sourceKey(sourceKey).fencingToken(token).build(),
-        NewSnapshot.lockName(sourceKey), token));
-    return id;
+    return fixture.begin(runId, sourceKey, token);
   }
 
   private Publication.Published publish(SnapshotId id, String runId, String sourceKey, long token, int retainLast) {
