@@ -3,6 +3,7 @@ package io.snapds.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.snapds.dataset.DatasetEvent;
 import io.snapds.dataset.DatasetProperties;
 import io.snapds.dataset.HistoryEntry;
 import io.snapds.dataset.RetentionPolicy;
@@ -20,12 +21,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * 8 writers x 20 publishes with 4 readers: the publish log's ids strictly increase, nothing is
- * published twice, every reader's ids never go backwards, and every read is one complete snapshot.
+ * published twice, every reader's ids never go backwards, and every read is one complete snapshot;
+ * the event outbox numbers every change of the run without a gap and lists each publish once, in
+ * commit order.
  */
 @ExtendWith(MiniClusterExtension.class)
 class WritersHistoryIT {
@@ -87,6 +91,26 @@ class WritersHistoryIT {
     assertEquals(new HashSet<>(published), new HashSet<>(log.subList(1, log.size())));
     for (int i = 1; i < log.size(); i++) {
       assertEquals(log.get(i - 1), created.snapshot(log.get(i)).parentId().orElseThrow(), "parent chain");
+    }
+
+    // the outbox (#13): every change of the run has one event, numbered 1..N without a gap across
+    // the writers' conflicting commits; the PUBLISHED events are exactly the publish log, in order
+    List<DatasetEvent> events = created.events(0, 10_000);
+    assertEquals(LongStream.rangeClosed(1, events.size()).boxed().toList(),
+        events.stream().map(DatasetEvent::sequence).toList(), "gapless sequence");
+    assertEquals(log, events.stream().filter(e -> e.type() == DatasetEvent.Type.PUBLISHED)
+        .map(DatasetEvent::snapshotId).toList(), "each publish exactly once, in commit order");
+    List<SnapshotId> expired = events.stream().filter(e -> e.type() == DatasetEvent.Type.EXPIRED)
+        .map(DatasetEvent::snapshotId).toList();
+    assertEquals(expired.size(), new HashSet<>(expired).size(), "no snapshot expired twice");
+    assertTrue(new HashSet<>(log).containsAll(expired), "only published snapshots expire");
+    for (int i = 1; i < events.size(); i++) {
+      assertTrue(!events.get(i).commitTime().isBefore(events.get(i - 1).commitTime()), "commit order at " + i);
+    }
+    for (DatasetEvent e : events) {
+      if (e.type() == DatasetEvent.Type.PUBLISHED) {
+        assertEquals(created.snapshot(e.snapshotId()).rowCount(), e.rowCount(), "row count of " + e);
+      }
     }
   }
 }

@@ -24,6 +24,7 @@ public final class DatasetProperties {
   private final int commitRetries;
   private final int historyRetainLast;
   private final Duration historyRetainMaxAge;
+  private final int eventsRetainLast;
 
   private DatasetProperties(Builder b) {
     checkArgument(!b.families.isEmpty(), "a dataset needs at least one column family");
@@ -42,6 +43,8 @@ public final class DatasetProperties {
     checkArgument(b.historyRetainMaxAge == null || !b.historyRetainMaxAge.isNegative(),
         "history.retain.max.age must not be negative, got %s", b.historyRetainMaxAge);
     this.historyRetainLast = b.historyRetainLast;
+    checkArgument(b.eventsRetainLast >= 1, "events.retain.last must be >= 1, got %s", b.eventsRetainLast);
+    this.eventsRetainLast = b.eventsRetainLast;
     this.historyRetainMaxAge = b.historyRetainMaxAge;
     this.families = List.copyOf(b.families);
     this.retention = checkNotNull(b.retention, "retention");
@@ -61,7 +64,7 @@ public final class DatasetProperties {
   public Builder toBuilder() {
     return builder().families(families).retention(retention).lockSettings(lockSettings)
         .maxBuildTime(maxBuildTime).commitRetries(commitRetries)
-        .historyHorizon(historyRetainLast, historyRetainMaxAge);
+        .historyHorizon(historyRetainLast, historyRetainMaxAge).eventsRetainLast(eventsRetainLast);
   }
 
   /** Column families of the data table; the first is the default one. */
@@ -103,6 +106,14 @@ public final class DatasetProperties {
     return historyRetainLast;
   }
 
+  /**
+   * The outbox window: cleanup keeps the newest this many events ({@code events.retain.last});
+   * a consumer further behind gets {@link EventsPrunedException}. Default 1000.
+   */
+  public int eventsRetainLast() {
+    return eventsRetainLast;
+  }
+
   /** The history horizon by age: entries younger than this are kept beyond the count. Default none. */
   public java.util.Optional<Duration> historyRetainMaxAge() {
     return java.util.Optional.ofNullable(historyRetainMaxAge);
@@ -113,25 +124,27 @@ public final class DatasetProperties {
     return o instanceof DatasetProperties p && families.equals(p.families)
         && retention.equals(p.retention) && lockSettings.equals(p.lockSettings)
         && maxBuildTime.equals(p.maxBuildTime) && commitRetries == p.commitRetries
-        && historyRetainLast == p.historyRetainLast && Objects.equals(historyRetainMaxAge, p.historyRetainMaxAge);
+        && historyRetainLast == p.historyRetainLast && Objects.equals(historyRetainMaxAge, p.historyRetainMaxAge)
+        && eventsRetainLast == p.eventsRetainLast;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(families, retention, lockSettings, maxBuildTime, commitRetries, historyRetainLast,
-        historyRetainMaxAge);
+        historyRetainMaxAge, eventsRetainLast);
   }
 
   @Override
   public String toString() {
     return "DatasetProperties{families=" + families + ", " + retention + ", " + lockSettings
         + ", maxBuildTime=" + maxBuildTime + ", commitRetries=" + commitRetries
-        + ", historyRetainLast=" + historyRetainLast + ", historyRetainMaxAge=" + historyRetainMaxAge + "}";
+        + ", historyRetainLast=" + historyRetainLast + ", historyRetainMaxAge=" + historyRetainMaxAge
+        + ", eventsRetainLast=" + eventsRetainLast + "}";
   }
 
   /**
    * Defaults: family {@code d}, retain the last 3, default lock settings, 1 h builds, 10 retries,
-   * a history horizon of the last 100 entries.
+   * a history horizon of the last 100 entries, the last 1000 events.
    */
   public static final class Builder {
     private List<String> families = List.of("d");
@@ -141,6 +154,7 @@ public final class DatasetProperties {
     private int commitRetries = 10;
     private int historyRetainLast = 100;
     private Duration historyRetainMaxAge;
+    private int eventsRetainLast = 1000;
 
     public Builder families(List<String> families) {
       this.families = checkNotNull(families, "families");
@@ -175,6 +189,12 @@ public final class DatasetProperties {
     public Builder historyHorizon(int retainLast, Duration maxAge) {
       this.historyRetainLast = retainLast;
       this.historyRetainMaxAge = maxAge;
+      return this;
+    }
+
+    /** See {@link DatasetProperties#eventsRetainLast()}. */
+    public Builder eventsRetainLast(int eventsRetainLast) {
+      this.eventsRetainLast = eventsRetainLast;
       return this;
     }
 

@@ -43,11 +43,13 @@ final class MetadataPruner {
     MetadataView.HorizonTrim trim = store.update("trim metadata to the history horizon",
         view -> view.trimToHorizon(properties.historyRetainLast(), properties.historyRetainMaxAge(),
             NewSnapshot::lockName));
+    int events = store.update("trim the event outbox", view -> view.trimEvents(properties.eventsRetainLast()));
     if (store.compactDeletes(COMPACT_AFTER_DELETES)) {
       LOG.debug("dataset {}: metadata table compaction requested, to drop delete markers", dataset);
     }
-    if (cells > 0 || trim.historyEntries() > 0 || trim.snapshotRecords() > 0) {
-      LOG.debug("dataset {}: removed {} cells of failed transactions; past the horizon: {}", dataset, cells, trim);
+    if (cells > 0 || trim.historyEntries() > 0 || trim.snapshotRecords() > 0 || events > 0) {
+      LOG.debug("dataset {}: removed {} cells of failed transactions; past the horizon: {}; events past the window: {}",
+          dataset, cells, trim, events);
     }
     return new Pruned(cells, trim);
   }

@@ -342,6 +342,20 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
     return DatasetSchemas.evolve(store, change);
   }
 
+  // ---- events (the outbox, docs/events.md) ----
+
+  /**
+   * The outbox: up to {@code limit} events after sequence {@code afterSequence} (0 for the first),
+   * in sequence order, without gaps; each was written in the transaction of its change. One
+   * bounded scan of at most {@code limit} metadata rows. See docs/events.md.
+   *
+   * @throws EventsPrunedException if events after {@code afterSequence} are past the retained
+   *     window ({@code events.retain.last}): the consumer must resync
+   */
+  public List<DatasetEvent> events(long afterSequence, int limit) {
+    return List.copyOf(read(view -> view.events(afterSequence, limit)));
+  }
+
   /** Every change of the current pointer that the history horizon keeps, oldest first. */
   public List<HistoryEntry> history() {
     return List.copyOf(read(MetadataView::history));

@@ -2,7 +2,11 @@ package io.snapds.dataset.store;
 
 import static io.snapds.dataset.store.MetadataLayout.*;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import io.snapds.dataset.CorruptMetadataException;
+import io.snapds.dataset.DatasetEvent;
+import io.snapds.dataset.EventsPrunedException;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.HistoryEntry;
 import io.snapds.dataset.SnapshotId;
@@ -39,6 +43,7 @@ final class LayoutView implements MetadataView {
   private boolean dirty;
   private int historyAdded;
   private final List<HistoryEntry> newHistory = new ArrayList<>();
+  private final List<Map.Entry<DatasetEvent.Type, SnapshotId>> pendingEvents = new ArrayList<>();
   private final Map<SnapshotId, Optional<SnapshotInfo>> records = new HashMap<>();
   private final Map<String, Optional<SnapshotId>> tags = new HashMap<>();
   private final Map<String, Optional<SnapshotId>> runs = new HashMap<>();
@@ -79,6 +84,7 @@ final class LayoutView implements MetadataView {
     Long horizonAt;
     long horizonId;
     Integer schema;
+    long eventSeq;
 
     Pointer copy() {
       Pointer c = new Pointer();
@@ -90,6 +96,7 @@ final class LayoutView implements MetadataView {
       c.horizonAt = horizonAt;
       c.horizonId = horizonId;
       c.schema = schema;
+      c.eventSeq = eventSeq;
       return c;
     }
   }
@@ -108,6 +115,7 @@ final class LayoutView implements MetadataView {
       p.horizonAt = cols.containsKey(HORIZON_AT) ? c.longValue("horizon.at") : null;
       p.horizonId = c.optionalLong("horizon.id", 0);
       p.schema = c.optionalInt("schema");
+      p.eventSeq = c.optionalLong("eseq", 0);
       p.loaded = p.copy();
       pointer = p;
     }
@@ -120,6 +128,7 @@ final class LayoutView implements MetadataView {
       return;
     }
     Pointer p = pointer();
+    writeEvents(p);
     // every commit writes the version: two commits from the same base always conflict;
     // the other columns only when they changed (each write is a version to prune later)
     Pointer was = p.loaded;
@@ -145,6 +154,74 @@ final class LayoutView implements MetadataView {
     if (!java.util.Objects.equals(was.schema, p.schema)) {
       putOrDelete(STATE_ROW, SCHEMA_COLUMN, p.schema == null ? null : Bytes.toBytes(p.schema));
     }
+    if (was.eventSeq != p.eventSeq) {
+      rows.put(STATE_ROW, EVENT_SEQ, Bytes.toBytes(p.eventSeq));
+    }
+  }
+
+  // ---- the outbox ----
+
+  /**
+   * The one hook of the outbox: every change a consumer may care about passes through
+   * {@link #putSnapshot}, {@link #moveCurrent} or the upgrade, which call this; the events are
+   * numbered and written at {@link #flush}, in the same transaction as the change, so a change
+   * that conflicts or fails leaves no event and a committed one leaves exactly one per kind.
+   */
+  void emit(DatasetEvent.Type type, SnapshotId id) {
+    pendingEvents.add(Map.entry(type, id));
+    dirty = true;
+  }
+
+  /** Numbers the pending events after the pointer row's {@code eseq} and writes one row each. */
+  private void writeEvents(Pointer p) {
+    for (Map.Entry<DatasetEvent.Type, SnapshotId> e : pendingEvents) {
+      Optional<SnapshotInfo> s = snapshot(e.getValue());
+      p.eventSeq++;
+      DatasetEvent event = new DatasetEvent(DatasetEvent.SCHEMA_VERSION, e.getKey(), dataset, p.eventSeq,
+          e.getValue(), s.flatMap(SnapshotInfo::runId), s.flatMap(SnapshotInfo::sourceKey),
+          s.map(SnapshotInfo::rowCount).orElse(0L), commitTime());
+      rows.put(eventKey(p.eventSeq), EVENT, EventCodec.encode(event));
+    }
+    pendingEvents.clear();
+  }
+
+  @Override
+  public long lastEventSequence() {
+    return pointer().eventSeq;
+  }
+
+  @Override
+  public List<DatasetEvent> events(long afterSequence, int limit) {
+    checkArgument(afterSequence >= 0, "afterSequence must be >= 0, got %s", afterSequence);
+    checkArgument(limit >= 1, "limit must be >= 1, got %s", limit);
+    long last = pointer().eventSeq;
+    List<DatasetEvent> out = new ArrayList<>();
+    if (afterSequence >= last) {
+      return out;
+    }
+    for (MetaRows.Row r : rows.scan(eventKey(afterSequence + 1), kindStop(EVENTS), false, limit)) {
+      out.add(EventCodec.decode(dataset, r.key(), r.columns().get(EVENT)));
+    }
+    long first = out.isEmpty() ? 0 : out.get(0).sequence();
+    if (first != afterSequence + 1) { // gapless when written: what is missing was pruned
+      throw new EventsPrunedException(dataset, afterSequence, first);
+    }
+    return out;
+  }
+
+  @Override
+  public int trimEvents(int keepLast) {
+    checkArgument(keepLast >= 1, "events.retain.last must be >= 1, got %s", keepLast);
+    long below = pointer().eventSeq - keepLast + 1; // delete sequences < below
+    if (below <= 1) {
+      return 0;
+    }
+    int deleted = 0;
+    for (MetaRows.Row r : rows.scan(kindStart(EVENTS), eventKey(below), false, 10_000)) {
+      deleteRow(r.key(), r.columns());
+      deleted++;
+    }
+    return deleted;
   }
 
   private void putOrDelete(byte[] row, byte[] q, byte[] value) {
@@ -291,6 +368,7 @@ final class LayoutView implements MetadataView {
     if (info.equals(before)) {
       return;
     }
+    emitChanges(before, info);
     byte[] row = key(SNAPSHOT, info.id());
     MetadataCodec.changes(before, info, (q, v) -> putOrDelete(row, q, v));
     for (IdIndex index : List.of(committed, building, garbage, cleaned)) {
@@ -310,6 +388,22 @@ final class LayoutView implements MetadataView {
       }
     }
     records.put(info.id(), Optional.of(info));
+  }
+
+  private void emitChanges(SnapshotInfo before, SnapshotInfo after) {
+    SnapshotState was = before == null ? null : before.state();
+    if (after.state() != was && after.state() == SnapshotState.EXPIRED) {
+      emit(DatasetEvent.Type.EXPIRED, after.id());
+    }
+    if (after.state() != was && after.state() == SnapshotState.ABORTED) {
+      emit(DatasetEvent.Type.ABORTED, after.id());
+    }
+    if (after.cleanedAt().isPresent() && (before == null || before.cleanedAt().isEmpty())) {
+      emit(DatasetEvent.Type.CLEANED, after.id());
+    }
+    if (!after.tags().equals(before == null ? Set.of() : before.tags())) {
+      emit(DatasetEvent.Type.TAGGED, after.id());
+    }
   }
 
   @Override
@@ -399,6 +493,7 @@ final class LayoutView implements MetadataView {
     p.historyCount++;
     p.lastAt = at.toEpochMilli();
     newHistory.add(new HistoryEntry(at, id, reason));
+    emit("publish".equals(reason) ? DatasetEvent.Type.PUBLISHED : DatasetEvent.Type.ROLLED_BACK, id);
   }
 
   @Override

@@ -19,6 +19,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  *   f + lockName                        highest fencing token seen per lock
  *   z + writePointer(8) + row           rows deleted by that transaction, to purge physically
  *   m + schemaId(4)                     a dataset schema: its text form with ids, the last field id
+ *   e + sequence(8)                     outbox: one event (JSON, {@link EventCodec}) per change; pointer
+ *                                       row column eseq = last sequence (#13)
  * </pre>
  * The non-transactional {@code p} row holds the dataset properties (see {@link PropertiesCodec}).
  */
@@ -36,6 +38,7 @@ final class MetadataLayout {
   static final byte FENCE = 'f';
   static final byte PURGE = 'z';
   static final byte SCHEMA = 'm';
+  static final byte EVENTS = 'e';
   static final byte[] STATE_ROW = {STATE};
 
   static final byte[] VERSION = Bytes.toBytes("version");
@@ -54,6 +57,8 @@ final class MetadataLayout {
   /** Schema row: the highest field id given up to that schema. */
   static final byte[] LAST_FIELD_ID = Bytes.toBytes("lastfid");
   static final byte[] PRESENT = {1};
+  static final byte[] EVENT_SEQ = Bytes.toBytes("eseq");
+  static final byte[] EVENT = Bytes.toBytes("v");
 
   private MetadataLayout() {}
 
@@ -80,6 +85,10 @@ final class MetadataLayout {
   static byte[] historyKey(long millis, long version, int i) {
     return Bytes.add(Bytes.add(new byte[] {HISTORY}, Bytes.toBytes(millis)), Bytes.toBytes(version),
         Bytes.toBytes((short) i));
+  }
+
+  static byte[] eventKey(long sequence) {
+    return Bytes.add(new byte[] {EVENTS}, Bytes.toBytes(sequence));
   }
 
   static byte[] purgeKey(long writePointer, byte[] row) {

@@ -114,6 +114,19 @@ public interface MetadataView {
    * makes it the current schema. Snapshots begun afterwards record that id.
    */
   void putSchema(int schemaId, io.snapds.dataset.schema.Schema schema, int lastFieldId);
+  /** The sequence number of the newest event of the outbox; 0 before the first. */
+  long lastEventSequence();
+
+  /**
+   * Up to {@code limit} events with sequence numbers after {@code afterSequence}, in sequence
+   * order: one scan of at most {@code limit} outbox rows.
+   *
+   * @throws io.snapds.dataset.EventsPrunedException if events after {@code afterSequence} were pruned
+   */
+  List<io.snapds.dataset.DatasetEvent> events(long afterSequence, int limit);
+
+  /** Deletes outbox events older than the newest {@code keepLast} (at most 10,000 per call); returns how many. */
+  int trimEvents(int keepLast);
 
   /** True when something was recorded. */
   boolean changed();

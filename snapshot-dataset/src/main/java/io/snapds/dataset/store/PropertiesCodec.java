@@ -42,6 +42,7 @@ public final class PropertiesCodec {
     m.put("build.max.time", p.maxBuildTime().toString());
     m.put("commit.retries", Integer.toString(p.commitRetries()));
     m.put("history.retain.last", Integer.toString(p.historyRetainLast()));
+    m.put("events.retain.last", Integer.toString(p.eventsRetainLast()));
     p.historyRetainMaxAge().ifPresent(a -> m.put("history.retain.max.age", a.toString()));
     return m;
   }
@@ -78,6 +79,7 @@ public final class PropertiesCodec {
           .commitRetries(r.integer("commit.retries"))
           .historyHorizon(m.containsKey("history.retain.last") ? r.integer("history.retain.last") : 100,
               m.containsKey("history.retain.max.age") ? r.duration("history.retain.max.age") : null)
+          .eventsRetainLast(m.containsKey("events.retain.last") ? r.integer("events.retain.last") : 1000)
           .build();
     } catch (IllegalArgumentException e) {
       throw new CorruptMetadataException(dataset, "p", "invalid properties: " + e.getMessage());
