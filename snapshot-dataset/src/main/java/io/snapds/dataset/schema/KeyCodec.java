@@ -5,7 +5,6 @@ import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -131,15 +130,8 @@ public final class KeyCodec {
         case INT: return in.getInt() ^ Integer.MIN_VALUE;
         case DATE: return LocalDate.ofEpochDay(in.getInt() ^ Integer.MIN_VALUE);
         case LONG: return in.getLong() ^ Long.MIN_VALUE;
-        case TIMESTAMP: {
-          long m = in.getLong() ^ Long.MIN_VALUE;
-          return LocalDateTime.ofEpochSecond(Math.floorDiv(m, 1_000_000L),
-              (int) Math.floorMod(m, 1_000_000L) * 1000, ZoneOffset.UTC);
-        }
-        case TIMESTAMPTZ: {
-          long m = in.getLong() ^ Long.MIN_VALUE;
-          return Instant.ofEpochSecond(Math.floorDiv(m, 1_000_000L), Math.floorMod(m, 1_000_000L) * 1000);
-        }
+        case TIMESTAMP: return ValueCodec.localDateTime(in.getLong() ^ Long.MIN_VALUE);
+        case TIMESTAMPTZ: return ValueCodec.instant(in.getLong() ^ Long.MIN_VALUE);
         case FLOAT: {
           int e = in.getInt();
           return Float.intBitsToFloat(e < 0 ? e ^ Integer.MIN_VALUE : ~e);

@@ -187,17 +187,21 @@ public final class ValueCodec {
         }
         return d;
       case DATE: return LocalDate.ofEpochDay(Bytes.toInt(length(field, bytes, 4)));
-      case TIMESTAMP: {
-        long m = Bytes.toLong(length(field, bytes, 8));
-        return LocalDateTime.ofEpochSecond(Math.floorDiv(m, 1_000_000L), (int) Math.floorMod(m, 1_000_000L) * 1000,
-            ZoneOffset.UTC);
-      }
-      case TIMESTAMPTZ: {
-        long m = Bytes.toLong(length(field, bytes, 8));
-        return Instant.ofEpochSecond(Math.floorDiv(m, 1_000_000L), Math.floorMod(m, 1_000_000L) * 1000);
-      }
+      case TIMESTAMP: return localDateTime(Bytes.toLong(length(field, bytes, 8)));
+      case TIMESTAMPTZ: return instant(Bytes.toLong(length(field, bytes, 8)));
       default: throw new AssertionError(t);
     }
+  }
+
+  /** The wall-clock timestamp of microseconds since 1970-01-01T00:00. */
+  static LocalDateTime localDateTime(long micros) {
+    return LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000L),
+        (int) Math.floorMod(micros, 1_000_000L) * 1000, ZoneOffset.UTC);
+  }
+
+  /** The instant of microseconds since the epoch. */
+  static Instant instant(long micros) {
+    return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000);
   }
 
   /** Microseconds since 1970-01-01T00:00 of a wall-clock timestamp. */
