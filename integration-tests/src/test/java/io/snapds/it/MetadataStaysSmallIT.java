@@ -37,7 +37,12 @@ class MetadataStaysSmallIT {
   private static final int HORIZON = 10;
   /** Cells per kept snapshot or history entry (record, indexes, history row, versions), generous. */
   private static final int CELLS_PER_ENTRY = 40;
-  private static final long BOUND = (long) CELLS_PER_ENTRY * (RETAIN + 2 * HORIZON) + 200;
+  /**
+   * Outbox events (one cell each, with its versions) kept by the window, plus those of the five
+   * publishes between cleanups (published, expired, cleaned: three each).
+   */
+  private static final int EVENT_CELLS = 4 * (HORIZON + 5 * 3);
+  private static final long BOUND = (long) CELLS_PER_ENTRY * (RETAIN + 2 * HORIZON) + EVENT_CELLS + 200;
   /**
    * Raw cells also count delete markers and the versions they hide, which HBase keeps until a
    * major compaction; cleanup requests one after 1,000 deletes (MetadataPruner): a marker and a
@@ -49,7 +54,8 @@ class MetadataStaysSmallIT {
   void metadataCellsStayBoundedAndEveryReadSeesOneCompleteSnapshot() throws Exception {
     MiniCluster cluster = MiniCluster.get();
     SnapshotDataset ds = cluster.datasets().create(MiniCluster.uniqueDataset("small"),
-        DatasetProperties.builder().retention(RetentionPolicy.retainLast(RETAIN)).historyHorizon(HORIZON, null).build());
+        DatasetProperties.builder().retention(RetentionPolicy.retainLast(RETAIN)).historyHorizon(HORIZON, null)
+            .eventsRetainLast(HORIZON).build());
     AtomicBoolean done = new AtomicBoolean();
     AtomicLong reads = new AtomicLong();
     List<String> bad = new ArrayList<>();
