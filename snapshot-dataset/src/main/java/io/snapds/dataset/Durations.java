@@ -3,12 +3,14 @@ package io.snapds.dataset;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import java.time.Duration;
+import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * The one check for durations users configure (leases, time-to-live of pins, retention ages):
  * positive, at least a millisecond, and at most {@link #MAX}, so that adding one to a clock
  * reading or turning it into milliseconds can never overflow with an ArithmeticException.
  */
+@InterfaceAudience.Private
 public final class Durations {
   /** The longest duration accepted anywhere: 100 years. */
   public static final Duration MAX = Duration.ofDays(36_500);

@@ -5,6 +5,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.yetus.audience.InterfaceAudience;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,6 +15,7 @@ import org.slf4j.LoggerFactory;
  * releases it on close. If this process dies, the pin lapses at its time-to-live. A renewal that
  * finds the pin gone stops renewing (readers of the snapshot then fail rather than read short).
  */
+@InterfaceAudience.Private
 public final class PinKeeper implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PinKeeper.class);
   private static final ScheduledExecutorService RENEWER = Executors.newSingleThreadScheduledExecutor(r -> {

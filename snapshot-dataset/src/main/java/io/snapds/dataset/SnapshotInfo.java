@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * What the metadata table records of one snapshot: its state, times, size, who wrote it and why.
@@ -50,6 +51,8 @@ public final class SnapshotInfo {
     this.summary = ImmutableSortedMap.copyOf(b.summary);
   }
 
+  /** For the metadata store, which builds the records it reads; users get them from the dataset. */
+  @InterfaceAudience.Private
   public static Builder builder(SnapshotId id) {
     return new Builder(id);
   }

@@ -15,6 +15,7 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * Writes rows under one snapshot's prefix through a {@link BufferedMutator} whose buffer is
@@ -28,6 +29,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * put of the same row in one flush keeps the put, and cleanup's deletes (at the server's time)
  * always cover every cell. Data cells need no wall-clock time; the metadata records the times.
  */
+@InterfaceAudience.Private
 public final class SnapshotRowWriter implements AutoCloseable {
   private final DatasetId dataset;
   private final SnapshotId snapshot;

@@ -29,6 +29,7 @@ import org.apache.hadoop.hbase.ipc.CallTimeoutException;
 import org.apache.hadoop.hbase.security.access.Permission;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * The one place where a failure of HBase underneath an operation becomes the library's typed
@@ -49,6 +50,7 @@ import org.apache.hadoop.security.UserGroupInformation;
  * {@link RetriesExhaustedWithDetailsException} (what a {@code BufferedMutator} throws). Failures of
  * Tephra's client become {@link TransactionServiceUnavailableException} in {@link TypedErrorsTxClient}.
  */
+@InterfaceAudience.Private
 public final class StorageErrors {
   private static final Pattern USER = Pattern.compile("user[ =]'?([^'\\s,()]+)");
   private static final Pattern TABLE = Pattern.compile("(?:table|scope)=([^,\\s)]+)");

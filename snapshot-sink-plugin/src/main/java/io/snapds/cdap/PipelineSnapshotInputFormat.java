@@ -1,5 +1,6 @@
 package io.snapds.cdap;
 
+import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.mapreduce.SnapshotInputFormat;
 import io.snapds.dataset.mapreduce.SnapshotInputFormatImpl;
 import io.snapds.dataset.mapreduce.SnapshotRowWritable;
@@ -8,6 +9,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
@@ -27,7 +29,7 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 public class PipelineSnapshotInputFormat extends SnapshotInputFormat {
   /** Set by the source in prepareRun: names this run's pin. */
   static final String RUN_TOKEN = "snapds.cdap.source.run.token";
-  private static final Map<String, String> PINS = new ConcurrentHashMap<>();
+  private static final Map<String, RunPin> PINS = new ConcurrentHashMap<>();
 
   @Override
   public List<InputSplit> getSplits(JobContext context) throws IOException {
@@ -38,10 +40,11 @@ public class PipelineSnapshotInputFormat extends SnapshotInputFormat {
     Configuration conf = context.getConfiguration();
     String token = conf.getTrimmed(RUN_TOKEN);
     String pin = conf.getTrimmed(SnapshotInputFormatImpl.PIN_ID);
-    if (token != null && pin != null) {
-      String earlier = PINS.put(token, pin);
-      if (earlier != null && !earlier.equals(pin)) {
-        release(earlier); // splits computed again for the same run: keep only the newest pin
+    Optional<SnapshotId> snapshot = SnapshotInputFormatImpl.pinnedSnapshot(conf);
+    if (token != null && pin != null && snapshot.isPresent()) {
+      RunPin earlier = PINS.put(token, new RunPin(pin, snapshot.get()));
+      if (earlier != null && !earlier.pinId().equals(pin)) {
+        release(earlier.pinId()); // splits computed again for the same run: keep only the newest pin
       }
     }
     return splits;
@@ -56,8 +59,13 @@ public class PipelineSnapshotInputFormat extends SnapshotInputFormat {
 
   /** Releases the pin filed under {@code token}; false when there is none in this process. */
   static boolean releasePin(String token) {
-    String pin = PINS.remove(token);
-    return pin != null && release(pin);
+    RunPin pin = PINS.remove(token);
+    return pin != null && release(pin.pinId());
+  }
+
+  /** The snapshot the run named {@code token} pinned in this process, until its pin is released. */
+  static Optional<SnapshotId> pinnedSnapshot(String token) {
+    return Optional.ofNullable(PINS.get(token)).map(RunPin::snapshot);
   }
 
   private static boolean release(String pinId) {

@@ -18,6 +18,7 @@ import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotReader;
 import io.snapds.dataset.mapreduce.JobDatasets;
+import io.snapds.dataset.mapreduce.SnapshotSelector;
 import io.snapds.dataset.mapreduce.SnapshotRowWritable;
 import java.util.Optional;
 import java.util.UUID;
@@ -28,9 +29,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A CDAP batch source that reads one snapshot of a snapshot dataset: the current one, a given
- * snapshot id, or the one current at a given time. The snapshot is resolved once, in
- * {@link #prepareRun}, so every task of the run reads the same snapshot whatever is published
- * meanwhile. Each row becomes a record of the configured schema (columns of the family, by
+ * snapshot id, or the one current at a given time. {@link #prepareRun} checks that the snapshot
+ * is readable (a time resolves to its snapshot id there); the run's input pins it when the job
+ * computes its splits, so every task of the run reads the same snapshot whatever is published
+ * meanwhile. "Current" is the snapshot current when that pin holds, so a publish between
+ * prepareRun and the job (with retention expiring the one prepareRun saw) does not fail the run. Each row becomes a record of the configured schema (columns of the family, by
  * field name; see {@link RecordCodec}).
  */
 @Plugin(type = BatchSource.PLUGIN_TYPE)
@@ -46,6 +49,8 @@ public class SnapshotSource extends BatchSource<ImmutableBytesWritable, Snapshot
   private RecordCodec codec;
   @Nullable
   private SnapshotId readSnapshot;
+  @Nullable
+  private String runToken;
 
   public SnapshotSource(SnapshotSourceConfig config) {
     this.config = config;
@@ -66,26 +71,31 @@ public class SnapshotSource extends BatchSource<ImmutableBytesWritable, Snapshot
     FailureCollector collector = context.getFailureCollector();
     config.validate(collector);
     collector.getOrThrowException();
+    SnapshotSelector selector;
     JobDatasets connection = config.connectionSettings().open();
     try {
       SnapshotDataset dataset = connection.open(config.datasetId());
       readSnapshot = resolve(dataset).snapshotId();
-      LOG.info("Stage {} reads snapshot {} of {}", context.getStageName(), readSnapshot, dataset.id());
+      boolean current = config.snapshotId().isEmpty() && config.asOf().isEmpty();
+      selector = current ? SnapshotSelector.current() : SnapshotSelector.snapshot(readSnapshot);
+      LOG.info("Stage {} reads snapshot {} of {}{}", context.getStageName(), readSnapshot, dataset.id(),
+          current ? " (or the one current when the job pins it)" : "");
     } finally {
       ConnectionSettings.close(connection);
     }
-    String token = UUID.randomUUID().toString();
-    context.getArguments().set(PluginConfKeys.sourceRunTokenArgument(context.getStageName()), token);
+    runToken = UUID.randomUUID().toString();
+    context.getArguments().set(PluginConfKeys.sourceRunTokenArgument(context.getStageName()), runToken);
     context.setInput(Input.of(config.referenceName(), SnapshotInputs.provider(config.connectionSettings(),
-        config.datasetId(), readSnapshot, config.columnFamily(), token)));
+        config.datasetId(), selector, config.columnFamily(), runToken)));
   }
 
   /** Releases the reader pin the run's input took on the snapshot (else it lasts its time-to-live). */
   @Override
   public void onRunFinish(boolean succeeded, BatchSourceContext context) {
     String token = context.getArguments().get(PluginConfKeys.sourceRunTokenArgument(context.getStageName()));
+    Optional<SnapshotId> pinned = token == null ? Optional.empty() : PipelineSnapshotInputFormat.pinnedSnapshot(token);
     if (token != null && PipelineSnapshotInputFormat.releasePin(token)) {
-      LOG.info("Stage {} released its pin on snapshot {}", context.getStageName(), readSnapshot);
+      LOG.info("Stage {} released its pin on snapshot {}", context.getStageName(), pinned.orElse(readSnapshot));
     }
   }
 
@@ -98,9 +108,14 @@ public class SnapshotSource extends BatchSource<ImmutableBytesWritable, Snapshot
     return config.asOf().map(dataset::readAsOf).orElseGet(dataset::readCurrent);
   }
 
-  /** The snapshot {@link #prepareRun} chose. */
+  /**
+   * The snapshot the run reads: the one its input pinned, while this process holds that pin;
+   * before that (or in another process), the one {@link #prepareRun} resolved.
+   */
   public Optional<SnapshotId> readSnapshot() {
-    return Optional.ofNullable(readSnapshot);
+    Optional<SnapshotId> pinned = runToken == null ? Optional.empty()
+        : PipelineSnapshotInputFormat.pinnedSnapshot(runToken);
+    return pinned.isPresent() ? pinned : Optional.ofNullable(readSnapshot);
   }
 
   @Override

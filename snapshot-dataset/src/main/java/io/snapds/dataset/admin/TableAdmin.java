@@ -1,11 +1,13 @@
 package io.snapds.dataset.admin;
 
 import java.io.IOException;
+import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * The lifecycle of one table of a dataset. {@link CompositeDatasetAdmin} forwards each operation
  * to the admin of every part, the way CDAP's composite dataset admin does.
  */
+@InterfaceAudience.Private
 public interface TableAdmin {
   boolean exists() throws IOException;
 

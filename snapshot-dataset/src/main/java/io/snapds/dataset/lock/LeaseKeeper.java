@@ -4,6 +4,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.yetus.audience.InterfaceAudience;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,6 +14,7 @@ import org.slf4j.LoggerFactory;
  * for any other reason (HBase unreachable) is logged and tried again at the next beat; if that
  * lasts longer than the lease, another writer takes over and fencing rejects this one.
  */
+@InterfaceAudience.Private
 public final class LeaseKeeper implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
 

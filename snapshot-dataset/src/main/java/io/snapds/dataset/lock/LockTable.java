@@ -31,6 +31,7 @@ import org.apache.hadoop.hbase.filter.FilterList;
 import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.yetus.audience.InterfaceAudience;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +50,7 @@ import org.slf4j.LoggerFactory;
  * across grants. Times are the clients' clocks: keep leases much longer than the clock skew
  * between writer hosts.
  */
+@InterfaceAudience.Private
 public final class LockTable {
   private static final Logger LOG = LoggerFactory.getLogger(LockTable.class);
   static final byte[] FAMILY = Bytes.toBytes("l");

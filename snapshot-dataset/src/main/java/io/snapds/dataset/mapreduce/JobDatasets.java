@@ -10,12 +10,14 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.util.ReflectionUtils;
+import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * The snapshot datasets one process of a job works with: an HBase connection and a Tephra client,
  * both made from the job configuration, closed together. The submitting client, the application
  * master's committer and the tasks each open their own.
  */
+@InterfaceAudience.Private
 public final class JobDatasets implements AutoCloseable {
   /** Class name of the {@link TransactionClientFactory}; default {@link TephraServiceClientFactory}. */
   public static final String TX_CLIENT_FACTORY = "snapds.tx.client.factory";

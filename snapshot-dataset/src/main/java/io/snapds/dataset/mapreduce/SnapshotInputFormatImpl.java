@@ -24,6 +24,7 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * What both MapReduce APIs' snapshot input formats do, on a plain {@link Configuration}: the
@@ -38,6 +39,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * renewed) by the process that computed the splits until {@link #releasePin}; should that process
  * die, the pin lapses at its time-to-live.
  */
+@InterfaceAudience.Private
 public final class SnapshotInputFormatImpl {
   private static final String PREFIX = "snapds.mapreduce.input.";
   /** The dataset to read, {@code namespace:name}. */

@@ -13,6 +13,7 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * Counts a snapshot's rows and bytes as they are in HBase, for the summary a job publishes. Task
@@ -20,6 +21,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * write the same key. The scan sends keys and value lengths only ({@link KeyOnlyFilter} with
  * lengths as values), not the values.
  */
+@InterfaceAudience.Private
 public final class SnapshotRowCounter {
   /** Rows, and bytes counted as the core's row writer does: key once, then qualifier and value of each cell. */
   public record Counts(long rows, long bytes) {}

@@ -9,12 +9,14 @@ import java.io.DataOutput;
 import java.io.IOException;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.io.WritableUtils;
+import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * One region's part of one snapshot: the data table rows {@code [startRow, stopRow)} of the
  * snapshot the job pinned, and the host that serves them. The snapshot id travels in every split,
  * so every task and every retry reads the same snapshot. Serves both MapReduce APIs.
  */
+@InterfaceAudience.Private
 public final class SnapshotSplit extends org.apache.hadoop.mapreduce.InputSplit
     implements org.apache.hadoop.mapred.InputSplit {
   private String dataset;

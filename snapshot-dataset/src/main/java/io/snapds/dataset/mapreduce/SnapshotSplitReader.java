@@ -15,6 +15,7 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * Reads one {@link SnapshotSplit}: a range scan of the data table within the pinned snapshot's
@@ -24,6 +25,7 @@ import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
  * <p>At the end of the split it checks that cleanup has not begun deleting the snapshot (which
  * happens only if the job's reader pin lapsed): a task never ends with a split cut short.
  */
+@InterfaceAudience.Private
 public final class SnapshotSplitReader implements Closeable {
   private final Connection connection;
   private final SnapshotSplit split;

@@ -1,0 +1,107 @@
+package io.snapds.dataset;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.domain.JavaPackage;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.apache.yetus.audience.InterfaceAudience;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layering of the core module and its public API, as {@code docs/design.md} and
+ * {@code docs/api.md} describe them, checked against the compiled classes so they stay true.
+ */
+class ArchitectureTest {
+  private static final String ROOT = "io.snapds.dataset";
+  private static final JavaClasses CORE = new ClassFileImporter()
+      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+      .importPackages(ROOT);
+  private static final Path API_DOC = Path.of("..", "docs", "api.md");
+  private static final Pattern LISTED = Pattern.compile("^- `(io\\.snapds\\.[\\w.]+)`", Pattern.MULTILINE);
+
+  @Test
+  void nothingOutsideTheMapReducePackagesDependsOnThem() {
+    // so that MapReduce can move to a module of its own
+    noClasses().that().resideOutsideOfPackage(ROOT + ".mapreduce..")
+        .should().dependOnClassesThat().resideInAPackage(ROOT + ".mapreduce..")
+        .check(CORE);
+  }
+
+  @Test
+  void theStoreKnowsOnlyTheDatasetsValuesAndItsLocks() {
+    noClasses().that().resideInAPackage(ROOT + ".store..")
+        .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".admin..", ROOT + ".mapreduce..",
+            ROOT + ".security..", ROOT + ".tx..")
+        .check(CORE);
+  }
+
+  @Test
+  void locksKnowNothingOfTheStoreAdminOrEngines() {
+    noClasses().that().resideInAPackage(ROOT + ".lock..")
+        .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".store..", ROOT + ".admin..",
+            ROOT + ".mapreduce..", ROOT + ".security..", ROOT + ".tx..")
+        .check(CORE);
+  }
+
+  @Test
+  void everyPackageSaysWhetherItIsPublicOrInternal() {
+    Set<String> unmarked = new TreeSet<>();
+    for (JavaPackage p : CORE.getPackage(ROOT).getSubpackagesInTree()) {
+      if (!p.getClasses().isEmpty() && audience(p).isEmpty()) {
+        unmarked.add(p.getName());
+      }
+    }
+    if (audience(CORE.getPackage(ROOT)).isEmpty()) {
+      unmarked.add(ROOT);
+    }
+    assertTrue(unmarked.isEmpty(), "packages without @InterfaceAudience in their package-info: " + unmarked);
+  }
+
+  @Test
+  void thePublicTypesAreExactlyTheOnesDocsApiListsUnderThatHeading() throws IOException {
+    Set<String> inCode = CORE.stream()
+        .filter(c -> c.isTopLevelClass() && c.getModifiers().contains(JavaModifier.PUBLIC))
+        .filter(c -> audience(c.getPackage()).orElse("").equals("Public"))
+        .filter(c -> !c.isAnnotatedWith(InterfaceAudience.Private.class))
+        .map(JavaClass::getName)
+        .collect(Collectors.toCollection(TreeSet::new));
+    String doc = Files.readString(API_DOC);
+    String listing = doc.substring(doc.indexOf("## Public types"));
+    Set<String> listed = new TreeSet<>();
+    Matcher m = LISTED.matcher(listing);
+    while (m.find()) {
+      listed.add(m.group(1));
+    }
+    Set<String> undocumented = new TreeSet<>(inCode);
+    undocumented.removeAll(listed);
+    Set<String> stale = new TreeSet<>(listed);
+    stale.removeAll(inCode);
+    assertEquals(Set.of(), undocumented, "public types missing from docs/api.md (list them there, or mark them "
+        + "@InterfaceAudience.Private)");
+    assertEquals(Set.of(), stale, "docs/api.md lists types that are not public API in the code");
+  }
+
+  private static java.util.Optional<String> audience(JavaPackage p) {
+    if (p.isAnnotatedWith(InterfaceAudience.Public.class)) {
+      return java.util.Optional.of("Public");
+    }
+    if (p.isAnnotatedWith(InterfaceAudience.Private.class)) {
+      return java.util.Optional.of("Private");
+    }
+    return java.util.Optional.empty();
+  }
+}
