@@ -1,0 +1,203 @@
+package io.snapds.dataset.schema;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * The order-preserving encoding of a schema's key fields into the user's row key (schema
+ * {@code format.version} 1): the fields one after another, in key order, each self-delimiting,
+ * so that the unsigned byte order of two keys ({@code Bytes.BYTES_COMPARATOR}) is the order of
+ * their values, field by field, and the encoding of the first fields is a prefix of the whole key
+ * (a range scan on a key prefix is a byte-range scan).
+ *
+ * <ul>
+ *   <li>boolean: one byte, 0 or 1;
+ *   <li>int, date (days): 4 bytes, long, timestamp, timestamptz (microseconds): 8 bytes,
+ *       big-endian with the sign bit flipped;
+ *   <li>float 4 bytes, double 8 bytes: the IEEE bits, all flipped for a negative number and only
+ *       the sign bit for a positive one (order of {@link Float#compare}: -0.0 before 0.0, NaN
+ *       last);
+ *   <li>string (UTF-8, so strings sort by code point) and bytes: each 0x00 written as 0x00 0x01,
+ *       then a 0x00 0x00 terminator;
+ *   <li>decimal: not allowed in keys ({@link Field#key} refuses it).
+ * </ul>
+ *
+ * Immutable and thread-safe.
+ */
+public final class KeyCodec {
+  private final Schema schema;
+
+  public KeyCodec(Schema schema) {
+    this.schema = schema;
+  }
+
+  /**
+   * The row key of these key values, in {@link Schema#keyFields()} order.
+   *
+   * @throws IllegalArgumentException if the number of values is not the number of key fields
+   * @throws InvalidValueException if a value does not fit its field, or is null
+   */
+  public byte[] encode(List<?> keyValues) {
+    if (keyValues.size() != schema.keyFields().size()) {
+      throw new IllegalArgumentException("expected " + schema.keyFields().size() + " key values for "
+          + schema.keyFields() + ", got " + keyValues.size() + ": " + keyValues);
+    }
+    return encodePrefix(keyValues);
+  }
+
+  /**
+   * The encoding of the first {@code keyValues.size()} key fields: every row key whose first
+   * fields have these values starts with these bytes.
+   *
+   * @throws IllegalArgumentException if there are more values than key fields
+   * @throws InvalidValueException if a value does not fit its field, or is null
+   */
+  public byte[] encodePrefix(List<?> keyValues) {
+    List<Field> keys = schema.keyFields();
+    if (keyValues.size() > keys.size()) {
+      throw new IllegalArgumentException("expected at most " + keys.size() + " key values for " + keys
+          + ", got " + keyValues.size() + ": " + keyValues);
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (int i = 0; i < keyValues.size(); i++) {
+      Field f = keys.get(i);
+      writeField(out, f, ValueCodec.check(f, keyValues.get(i)));
+    }
+    return out.toByteArray();
+  }
+
+  /**
+   * The key values of a row key that {@link #encode} wrote, in key order.
+   *
+   * @throws InvalidValueException if the bytes are not such a key, naming the field where
+   *     decoding failed
+   */
+  public List<Object> decode(byte[] rowKey) {
+    ByteBuffer in = ByteBuffer.wrap(rowKey);
+    List<Object> out = new ArrayList<>();
+    for (Field f : schema.keyFields()) {
+      out.add(readField(in, f, rowKey));
+    }
+    if (in.hasRemaining()) {
+      throw corrupt(schema.keyFields().get(schema.keyFields().size() - 1), rowKey,
+          in.remaining() + " bytes after the last key field");
+    }
+    return Collections.unmodifiableList(out);
+  }
+
+  private static void writeField(ByteArrayOutputStream out, Field f, Object v) {
+    switch (f.type().kind()) {
+      case BOOLEAN: out.write((Boolean) v ? 1 : 0); break;
+      case INT: writeInt(out, (Integer) v ^ Integer.MIN_VALUE); break;
+      case DATE: writeInt(out, (int) ((LocalDate) v).toEpochDay() ^ Integer.MIN_VALUE); break;
+      case LONG: writeLong(out, (Long) v ^ Long.MIN_VALUE); break;
+      case TIMESTAMP: writeLong(out, ValueCodec.micros(f, (LocalDateTime) v) ^ Long.MIN_VALUE); break;
+      case TIMESTAMPTZ: writeLong(out, ValueCodec.micros(f, (Instant) v) ^ Long.MIN_VALUE); break;
+      case FLOAT: {
+        int bits = Float.floatToIntBits((Float) v);
+        writeInt(out, bits < 0 ? ~bits : bits ^ Integer.MIN_VALUE);
+        break;
+      }
+      case DOUBLE: {
+        long bits = Double.doubleToLongBits((Double) v);
+        writeLong(out, bits < 0 ? ~bits : bits ^ Long.MIN_VALUE);
+        break;
+      }
+      case STRING: writeEscaped(out, ValueCodec.utf8(f, (String) v)); break;
+      case BYTES: writeEscaped(out, (byte[]) v); break;
+      default: throw new SchemaException(f.name(), "key field '" + f.name() + "' has type " + f.type()
+          + ", which keys do not support");
+    }
+  }
+
+  private static Object readField(ByteBuffer in, Field f, byte[] key) {
+    try {
+      switch (f.type().kind()) {
+        case BOOLEAN: {
+          byte b = in.get();
+          if (b != 0 && b != 1) {
+            throw corrupt(f, key, "byte " + b + " is not a boolean");
+          }
+          return b == 1;
+        }
+        case INT: return in.getInt() ^ Integer.MIN_VALUE;
+        case DATE: return LocalDate.ofEpochDay(in.getInt() ^ Integer.MIN_VALUE);
+        case LONG: return in.getLong() ^ Long.MIN_VALUE;
+        case TIMESTAMP: {
+          long m = in.getLong() ^ Long.MIN_VALUE;
+          return LocalDateTime.ofEpochSecond(Math.floorDiv(m, 1_000_000L),
+              (int) Math.floorMod(m, 1_000_000L) * 1000, ZoneOffset.UTC);
+        }
+        case TIMESTAMPTZ: {
+          long m = in.getLong() ^ Long.MIN_VALUE;
+          return Instant.ofEpochSecond(Math.floorDiv(m, 1_000_000L), Math.floorMod(m, 1_000_000L) * 1000);
+        }
+        case FLOAT: {
+          int e = in.getInt();
+          return Float.intBitsToFloat(e < 0 ? e ^ Integer.MIN_VALUE : ~e);
+        }
+        case DOUBLE: {
+          long e = in.getLong();
+          return Double.longBitsToDouble(e < 0 ? e ^ Long.MIN_VALUE : ~e);
+        }
+        case STRING: return ValueCodec.decode(f, readEscaped(in, f, key));
+        case BYTES: return readEscaped(in, f, key);
+        default: throw new SchemaException(f.name(), "key field '" + f.name() + "' has type " + f.type()
+            + ", which keys do not support");
+      }
+    } catch (java.nio.BufferUnderflowException e) {
+      throw corrupt(f, key, "the key ends inside this field");
+    }
+  }
+
+  private static void writeInt(ByteArrayOutputStream out, int v) {
+    out.writeBytes(Bytes.toBytes(v));
+  }
+
+  private static void writeLong(ByteArrayOutputStream out, long v) {
+    out.writeBytes(Bytes.toBytes(v));
+  }
+
+  private static void writeEscaped(ByteArrayOutputStream out, byte[] b) {
+    for (byte x : b) {
+      out.write(x);
+      if (x == 0) {
+        out.write(1);
+      }
+    }
+    out.write(0);
+    out.write(0);
+  }
+
+  private static byte[] readEscaped(ByteBuffer in, Field f, byte[] key) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    while (true) {
+      byte x = in.get();
+      if (x != 0) {
+        out.write(x);
+        continue;
+      }
+      byte next = in.get();
+      if (next == 0) {
+        return out.toByteArray();
+      }
+      if (next != 1) {
+        throw corrupt(f, key, "0x00 followed by " + next + " (expected 0x00 0x01 or 0x00 0x00)");
+      }
+      out.write(0);
+    }
+  }
+
+  private static InvalidValueException corrupt(Field f, byte[] key, String what) {
+    return new InvalidValueException(f.name(), key, "row key " + Bytes.toStringBinary(key)
+        + " does not decode at key field '" + f.name() + "' (" + f.type() + "): " + what);
+  }
+}
