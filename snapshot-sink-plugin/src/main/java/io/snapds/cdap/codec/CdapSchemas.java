@@ -110,7 +110,7 @@ public final class CdapSchemas {
 
   /**
    * The dataset schema text of a CDAP record schema: one {@code 'name type'} per field, in order,
-   * {@code key} after the key fields.
+   * {@code key} after the key fields, {@code not null} after the other non-nullable fields.
    *
    * @throws IllegalArgumentException naming the first field whose type has no dataset type
    */
@@ -123,7 +123,8 @@ public final class CdapSchemas {
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("field '" + f.getName() + "': " + e.getMessage(), e);
       }
-      fields.add(f.getName() + " " + type + (keyFields.contains(f.getName()) ? " key" : ""));
+      boolean key = keyFields.contains(f.getName());
+      fields.add(f.getName() + " " + type + (key ? " key" : f.getSchema().isNullable() ? "" : " not null"));
     }
     return String.join(", ", fields);
   }
