@@ -18,7 +18,8 @@ import java.util.Set;
  * commas, each {@code name type [key | not null]}, for example
  * {@code id long key, name string, price decimal(10,2), at timestamp}. A field without
  * {@code key} or {@code not null} is nullable. {@link #parse} numbers the fields 1, 2, ... in
- * order.
+ * order, unless every field starts with its id and a colon, as {@link #toStringWithIds} writes
+ * ({@code 1:id long key, 4:name string}).
  */
 public final class Schema {
   private final List<Field> fields;
@@ -73,9 +74,21 @@ public final class Schema {
    */
   public static Schema parse(String text) {
     List<Field> out = new ArrayList<>();
-    int id = 1;
-    for (String part : splitFields(text)) {
-      out.add(parseField(id++, part.trim()));
+    List<String> parts = splitFields(text);
+    boolean withIds = parts.get(0).trim().matches("\\d+:.*");
+    for (int i = 0; i < parts.size(); i++) {
+      String part = parts.get(i).trim();
+      int id = i + 1;
+      if (withIds) {
+        int colon = part.indexOf(':');
+        if (colon < 0 || !part.substring(0, colon).matches("\\d{1,9}")) {
+          throw new SchemaException(null, "field '" + part + "' has no id; give every field one ('3:name string') "
+              + "or none");
+        }
+        id = Integer.parseInt(part.substring(0, colon));
+        part = part.substring(colon + 1).trim();
+      }
+      out.add(parseField(id, part));
     }
     return of(out);
   }
@@ -161,6 +174,39 @@ public final class Schema {
       throw new UnknownFieldException(name, this);
     }
     return i;
+  }
+
+  /**
+   * The key fields and the named ones, in this schema's order: what a reader that asks for some
+   * fields gets ({@link SchemaRecord#project}).
+   *
+   * @throws UnknownFieldException for a name this schema does not have
+   */
+  public Schema select(List<String> names) {
+    Set<String> wanted = new HashSet<>();
+    for (String n : names) {
+      indexOf(n);
+      wanted.add(n);
+    }
+    List<Field> out = new ArrayList<>();
+    for (Field f : fields) {
+      if (f.isKey() || wanted.contains(f.name())) {
+        out.add(f);
+      }
+    }
+    return of(out);
+  }
+
+  /**
+   * The text form with each field's id before it ({@code 1:id long key, 2:name string}), which
+   * {@link #parse} reads back exactly: the form to store a schema in.
+   */
+  public String toStringWithIds() {
+    StringBuilder b = new StringBuilder();
+    for (Field f : fields) {
+      b.append(b.length() > 0 ? ", " : "").append(f.id()).append(':').append(f);
+    }
+    return b.toString();
   }
 
   /** The largest field id, so that a new field can take the next one. */

@@ -145,6 +145,33 @@ public final class SchemaRecord {
     return typed(name, Instant.class);
   }
 
+  /**
+   * This record read with another schema of the same dataset (an evolved one, or a
+   * {@link Schema#select selection}): fields are matched by id, so a renamed field keeps its
+   * value, a widened one is widened, and a field this record's schema lacks (added later, or not
+   * selected) is null.
+   *
+   * @throws InvalidValueException if a field of {@code target} that this record has no value for
+   *     is not nullable, or a value does not fit its field's new type
+   */
+  public SchemaRecord project(Schema target) {
+    if (target.equals(schema)) {
+      return this;
+    }
+    Object[] out = new Object[target.fields().size()];
+    for (int i = 0; i < out.length; i++) {
+      Field f = target.fields().get(i);
+      int source = -1;
+      for (int j = 0; j < values.length && source < 0; j++) {
+        if (schema.fields().get(j).id() == f.id()) {
+          source = j;
+        }
+      }
+      out[i] = ValueCodec.check(f, source < 0 ? null : values[source]);
+    }
+    return new SchemaRecord(target, out);
+  }
+
   /** The key fields' values, in key order. */
   public List<Object> keyValues() {
     List<Object> out = new ArrayList<>();
