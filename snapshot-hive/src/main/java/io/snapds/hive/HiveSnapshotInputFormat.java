@@ -1,6 +1,5 @@
 package io.snapds.hive;
 
-import io.snapds.dataset.mapreduce.SnapshotRowWritable;
 import io.snapds.dataset.mapreduce.SnapshotSelector;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotDatasetException;
@@ -32,7 +31,7 @@ import org.apache.hadoop.mapred.Reporter;
  * </ol>
  * The pushed-down key conditions become the splits' key ranges (see {@link KeyPredicates}).
  */
-public final class HiveSnapshotInputFormat implements InputFormat<ImmutableBytesWritable, SnapshotRowWritable> {
+public final class HiveSnapshotInputFormat implements InputFormat<ImmutableBytesWritable, HiveSnapshotRow> {
   private static final int CACHING = 500;
 
   @Override
@@ -41,7 +40,7 @@ public final class HiveSnapshotInputFormat implements InputFormat<ImmutableBytes
     SnapshotDatasets datasets = DatasetConnections.datasets(job);
     try {
       SnapshotId snapshot = snapshotForScan(job, table.dataset());
-      List<KeyRange> ranges = new KeyPredicates(table.mappings().key())
+      List<KeyRange> ranges = new KeyPredicates(new MappedKeyColumn(table.mappings().key()))
           .rangesOf(job.get(TableScanDesc.FILTER_EXPR_CONF_STR));
       Path[] paths = FileInputFormat.getInputPaths(job);
       SharedScanGuard.check(job, paths);
@@ -73,7 +72,7 @@ public final class HiveSnapshotInputFormat implements InputFormat<ImmutableBytes
   }
 
   @Override
-  public RecordReader<ImmutableBytesWritable, SnapshotRowWritable> getRecordReader(InputSplit split, JobConf job,
+  public RecordReader<ImmutableBytesWritable, HiveSnapshotRow> getRecordReader(InputSplit split, JobConf job,
       Reporter reporter) throws IOException {
     SnapshotSplit s = (SnapshotSplit) split;
     TableJobSettings table = TableJobSettings.of(job);

@@ -18,7 +18,6 @@ import org.apache.hadoop.hive.ql.udf.generic.GenericUDFOPEqualOrGreaterThan;
 import org.apache.hadoop.hive.ql.udf.generic.GenericUDFOPEqualOrLessThan;
 import org.apache.hadoop.hive.ql.udf.generic.GenericUDFOPGreaterThan;
 import org.apache.hadoop.hive.ql.udf.generic.GenericUDFOPLessThan;
-import org.apache.hadoop.hive.serde2.objectinspector.PrimitiveObjectInspector.PrimitiveCategory;
 import org.apache.hadoop.hive.serde2.typeinfo.PrimitiveTypeInfo;
 
 /**
@@ -26,18 +25,18 @@ import org.apache.hadoop.hive.serde2.typeinfo.PrimitiveTypeInfo;
  *
  * <p>Pushed: {@code key = c}, {@code <}, {@code <=}, {@code >}, {@code >=}, {@code BETWEEN} and
  * {@code key IN (c1, c2...)}, joined by AND, with constants. Ranges need an order that is the
- * byte order of the stored keys, so they are pushed for string, varchar and binary keys; for other
- * key types only {@code =} and {@code IN}, and only with binary ({@code #b}) encoding, where every
- * value has one byte form.
+ * byte order of the stored keys, and points need one byte form per value: the {@link KeyColumn}
+ * says which the table's key has (a mapped string key: both; a mapped {@code #b} int: points;
+ * a dataset schema's key field: both, through the schema's order-preserving key encoding).
  *
  * <p>The decomposition keeps the whole predicate as the residual: Hive checks every returned row
  * again, so a scan that reads too much can never produce a wrong answer. The pushed part only
  * makes the scan read less (the {@code snapds:ROWS_READ} counter shows how much).
  */
 final class KeyPredicates {
-  private final ColumnMapping key;
+  private final KeyColumn key;
 
-  KeyPredicates(ColumnMapping key) {
+  KeyPredicates(KeyColumn key) {
     this.key = key;
   }
 
@@ -96,7 +95,7 @@ final class KeyPredicates {
         if (k == null) {
           return Optional.empty();
         }
-        points.add(KeyRange.point(k));
+        points.add(point(k));
       }
       return Optional.of(KeyRange.merge(points));
     }
@@ -126,7 +125,7 @@ final class KeyPredicates {
       return Optional.empty();
     }
     if (udf instanceof GenericUDFOPEqual) {
-      return Optional.of(List.of(KeyRange.point(c)));
+      return Optional.of(List.of(point(c)));
     }
     if (!rangesAllowed()) {
       return Optional.empty();
@@ -142,27 +141,30 @@ final class KeyPredicates {
     return Optional.of(List.of(upperBound ? rangeTo(c, inclusive) : rangeFrom(c, inclusive)));
   }
 
-  private static KeyRange rangeFrom(byte[] c, boolean inclusive) {
-    return KeyRange.of(inclusive ? c : KeyRange.successor(c), null);
+  /** The first key after every key whose column equals the value encoded as {@code c}. */
+  private byte[] after(byte[] c) {
+    return key.prefixFree() ? KeyRange.prefixEnd(c) : KeyRange.successor(c);
   }
 
-  private static KeyRange rangeTo(byte[] c, boolean inclusive) {
-    return KeyRange.of(null, inclusive ? KeyRange.successor(c) : c);
+  /** The keys whose column equals the value encoded as {@code c}. */
+  private KeyRange point(byte[] c) {
+    return key.prefixFree() ? KeyRange.of(c, KeyRange.prefixEnd(c)) : KeyRange.point(c);
+  }
+
+  private KeyRange rangeFrom(byte[] c, boolean inclusive) {
+    return KeyRange.of(inclusive ? c : after(c), null);
+  }
+
+  private KeyRange rangeTo(byte[] c, boolean inclusive) {
+    return KeyRange.of(null, inclusive ? after(c) : c);
   }
 
   private boolean rangesAllowed() {
-    PrimitiveCategory c = key.type().getPrimitiveCategory();
-    return c == PrimitiveCategory.STRING || c == PrimitiveCategory.VARCHAR || c == PrimitiveCategory.BINARY;
-  }
-
-  private boolean pointsAllowed() {
-    return rangesAllowed() || key.encoding() == ValueEncoding.BINARY && key.type().getPrimitiveCategory() != PrimitiveCategory.CHAR
-        && key.type().getPrimitiveCategory() != PrimitiveCategory.DECIMAL;
+    return key.ordered();
   }
 
   private boolean isKey(ExprNodeDesc e) {
-    return e instanceof ExprNodeColumnDesc && ((ExprNodeColumnDesc) e).getColumn().equals(key.hiveName())
-        && pointsAllowed();
+    return e instanceof ExprNodeColumnDesc && ((ExprNodeColumnDesc) e).getColumn().equals(key.name()) && key.exact();
   }
 
   /** The stored bytes of a constant of the key's type; null when {@code e} is not one. */
@@ -172,8 +174,7 @@ final class KeyPredicates {
         || ((PrimitiveTypeInfo) e.getTypeInfo()).getPrimitiveCategory() != key.type().getPrimitiveCategory()) {
       return null;
     }
-    byte[] b = ValueCodec.encode(v, key.type(), key.encoding());
-    return b == null || b.length == 0 ? null : b;
+    return key.encode(v);
   }
 
   private static Object constantValue(ExprNodeDesc e) {

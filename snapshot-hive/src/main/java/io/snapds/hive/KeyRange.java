@@ -40,6 +40,21 @@ public final class KeyRange {
     return Arrays.copyOf(key, key.length + 1);
   }
 
+  /**
+   * The first key that does not start with {@code prefix}: the prefix with its last byte below
+   * 0xFF incremented and what follows dropped; null (unbounded) when every byte is 0xFF.
+   */
+  static byte[] prefixEnd(byte[] prefix) {
+    for (int i = prefix.length - 1; i >= 0; i--) {
+      if (prefix[i] != (byte) 0xFF) {
+        byte[] end = Arrays.copyOf(prefix, i + 1);
+        end[i]++;
+        return end;
+      }
+    }
+    return null;
+  }
+
   /** Inclusive start, or null. */
   public byte[] start() {
     return start == null ? null : start.clone();

@@ -1,6 +1,5 @@
 package io.snapds.hive;
 
-import io.snapds.dataset.mapreduce.SnapshotRowWritable;
 import io.snapds.dataset.SnapshotCleanedException;
 import io.snapds.dataset.StorageException;
 import io.snapds.dataset.lock.LockTable;
@@ -20,14 +19,15 @@ import org.apache.hadoop.mapred.RecordReader;
 import org.apache.hadoop.mapred.Reporter;
 
 /**
- * Reads one {@link SnapshotSplit}: the user's row key and the row's cells, and counts the rows it
+ * Reads one {@link SnapshotSplit}: the user's row key and the row's cells (with the snapshot they
+ * belong to), and counts the rows it
  * returns in the {@code snapds:ROWS_READ} counter.
  *
  * <p>When its rows run out it checks that cleanup has not begun deleting the snapshot (which
  * happens only if the query's reader pin lapsed): a task fails rather than end with a split cut
  * short, as the MapReduce split reader does.
  */
-final class SnapshotRecordReader implements RecordReader<ImmutableBytesWritable, SnapshotRowWritable> {
+final class SnapshotRecordReader implements RecordReader<ImmutableBytesWritable, HiveSnapshotRow> {
   private final Connection connection;
   private final SnapshotSplit split;
   private final Table table;
@@ -54,7 +54,7 @@ final class SnapshotRecordReader implements RecordReader<ImmutableBytesWritable,
   }
 
   @Override
-  public boolean next(ImmutableBytesWritable key, SnapshotRowWritable value) throws IOException {
+  public boolean next(ImmutableBytesWritable key, HiveSnapshotRow value) throws IOException {
     try {
       if (done) {
         return false;
@@ -70,7 +70,7 @@ final class SnapshotRecordReader implements RecordReader<ImmutableBytesWritable,
       }
       Result r = results.next();
       key.set(RowKeys.userKey(r.getRow()));
-      value.set(DataTable.toRow(r));
+      value.set(DataTable.toRow(r), split.snapshotId());
       rows++;
       reporter.incrCounter(HiveTableProperties.COUNTER_GROUP, HiveTableProperties.ROWS_READ, 1);
       return true;
@@ -87,8 +87,8 @@ final class SnapshotRecordReader implements RecordReader<ImmutableBytesWritable,
   }
 
   @Override
-  public SnapshotRowWritable createValue() {
-    return new SnapshotRowWritable();
+  public HiveSnapshotRow createValue() {
+    return new HiveSnapshotRow();
   }
 
   @Override

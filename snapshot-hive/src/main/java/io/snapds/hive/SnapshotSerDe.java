@@ -76,7 +76,7 @@ public final class SnapshotSerDe extends AbstractSerDe {
 
   @Override
   public Object deserialize(Writable blob) throws SerDeException {
-    SnapshotRow r = ((SnapshotRowWritable) blob).get();
+    SnapshotRow r = blob instanceof HiveSnapshotRow h ? h.row() : ((SnapshotRowWritable) blob).get();
     List<ColumnMapping> cols = mappings.columns();
     for (int i = 0; i < cols.size(); i++) {
       ColumnMapping c = cols.get(i);

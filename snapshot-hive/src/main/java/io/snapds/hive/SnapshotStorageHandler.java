@@ -135,7 +135,7 @@ public class SnapshotStorageHandler extends DefaultStorageHandler implements Hiv
 
   @Override
   public DecomposedPredicate decomposePredicate(JobConf jobConf, Deserializer deserializer, ExprNodeDesc predicate) {
-    return new KeyPredicates(((SnapshotSerDe) deserializer).mappings().key()).decompose(predicate);
+    return new KeyPredicates(new MappedKeyColumn(((SnapshotSerDe) deserializer).mappings().key())).decompose(predicate);
   }
 
   /**

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.snapds.dataset.RowScan;
 import io.snapds.dataset.SnapshotId;
-import io.snapds.dataset.mapreduce.SnapshotRowWritable;
 import io.snapds.dataset.store.RowKeys;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
@@ -79,9 +78,9 @@ class HiveSnapshotInputFormatTest {
     for (InputSplit split : format.getSplits(job, 1)) {
       try (RecordReaderCloser r = new RecordReaderCloser(format.getRecordReader(split, job, Reporter.NULL))) {
         ImmutableBytesWritable key = r.reader.createKey();
-        SnapshotRowWritable value = r.reader.createValue();
+        HiveSnapshotRow value = r.reader.createValue();
         while (r.reader.next(key, value)) {
-          keys.add(Bytes.toString(value.get().key()));
+          keys.add(Bytes.toString(value.row().key()));
         }
       }
     }
@@ -146,9 +145,9 @@ class HiveSnapshotInputFormatTest {
   }
 
   private static final class RecordReaderCloser implements AutoCloseable {
-    final RecordReader<ImmutableBytesWritable, SnapshotRowWritable> reader;
+    final RecordReader<ImmutableBytesWritable, HiveSnapshotRow> reader;
 
-    RecordReaderCloser(RecordReader<ImmutableBytesWritable, SnapshotRowWritable> reader) {
+    RecordReaderCloser(RecordReader<ImmutableBytesWritable, HiveSnapshotRow> reader) {
       this.reader = reader;
     }
 

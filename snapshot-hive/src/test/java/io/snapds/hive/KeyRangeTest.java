@@ -37,6 +37,13 @@ class KeyRangeTest {
   }
 
   @Test
+  void prefixEndIsTheFirstKeyPastEveryKeyWithThePrefix() {
+    org.junit.jupiter.api.Assertions.assertArrayEquals(new byte[] {1, 3}, KeyRange.prefixEnd(new byte[] {1, 2}));
+    org.junit.jupiter.api.Assertions.assertArrayEquals(new byte[] {2}, KeyRange.prefixEnd(new byte[] {1, (byte) 0xFF}));
+    org.junit.jupiter.api.Assertions.assertNull(KeyRange.prefixEnd(new byte[] {(byte) 0xFF, (byte) 0xFF}));
+  }
+
+  @Test
   void rejectsAStartAfterTheStop() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> range("b", "a"));
     assertEquals("range start b is after its stop a", e.getMessage());

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.snapds.dataset.CleanupResult;
 import io.snapds.dataset.SnapshotCleanedException;
 import io.snapds.dataset.SnapshotId;
-import io.snapds.dataset.mapreduce.SnapshotRowWritable;
 import io.snapds.dataset.testing.MiniClusterExtension;
 import java.io.IOException;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
@@ -44,10 +43,10 @@ class LapsedQueryPinIsNotAShortReadTest {
     InputSplit[] splits = format.getSplits(job, 1);
     assertEquals(1, splits.length);
 
-    RecordReader<ImmutableBytesWritable, SnapshotRowWritable> reader = format.getRecordReader(splits[0], job, Reporter.NULL);
+    RecordReader<ImmutableBytesWritable, HiveSnapshotRow> reader = format.getRecordReader(splits[0], job, Reporter.NULL);
     try {
       ImmutableBytesWritable key = reader.createKey();
-      SnapshotRowWritable value = reader.createValue();
+      HiveSnapshotRow value = reader.createValue();
       assertTrue(reader.next(key, value), "the task read its first row");
 
       // no pin holds the old snapshot any more (the query's pin lapsed): it expires and is cleaned
