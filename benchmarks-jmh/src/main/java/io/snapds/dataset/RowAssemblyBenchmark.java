@@ -51,7 +51,7 @@ public class RowAssemblyBenchmark {
     }
     writer = new SnapshotRowWriter(DatasetId.of("jmh", "rows"), new Discarding(blackhole),
         SnapshotId.of(1_796_000_000_000_000_000L),
-        Set.of("d"), 10_485_760L);
+        Set.of("d"), 10_485_760L, 4L << 20);
   }
 
   private byte[] nextKey() {

@@ -153,6 +153,8 @@ class LockIT {
     assertTrue(e.newerToken() > e.token());
     assertEquals(published.id(), ds.currentSnapshot().orElseThrow().id(), "A never moves the current pointer");
     assertEquals(SnapshotState.ABORTED, ds.snapshot(stalled.snapshotId()).state());
+    assertEquals(20, CleanupIT.rawRows(cluster, ds, stalled.snapshotId()), "A's rows are left to cleanup");
+    assertTrue(ds.cleanup().cleaned().contains(stalled.snapshotId()));
     assertEquals(0, CleanupIT.rawRows(cluster, ds, stalled.snapshotId()), "A's rows are gone");
     assertTrue(Fixtures.observe(ds.readCurrent()).matches(published));
     assertTrue(before.id().compareTo(published.id()) < 0);

@@ -1,6 +1,7 @@
 package io.snapds.it;
 
 import static io.snapds.it.Fixtures.writeAndCommit;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -15,15 +16,31 @@ import io.snapds.dataset.lock.LockSettings;
 import io.snapds.dataset.testing.FaultyTxClient;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
+import io.snapds.dataset.store.RowKeys;
+import io.snapds.dataset.SnapshotWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Issue #10 item 14 (the parts about timeouts, durations and lock names): each bad value gets a
  * clear error naming it before anything is stored, and a metadata transaction that timed out is
- * known not to have committed.
+ * known not to have committed. Issue #12 item 4: a row of any width writes in a small-heap client.
  */
 @ExtendWith(MiniClusterExtension.class)
 class SmallerPromisesIT {
@@ -75,5 +92,73 @@ class SmallerPromisesIT {
         () -> ds.newSnapshot().sourceKey("day\u0000x"));
     assertTrue(e.getMessage().contains("NUL") && e.getMessage().contains("day\\0x"), e.getMessage());
     assertEquals(0, ds.snapshots().size(), "nothing was begun");
+  }
+
+  /**
+   * Issue #12 item 4: a 300,000-cell row (240 MB of values) written by a client with a 256 MB
+   * heap arrives whole. The writer sends it as several Puts of the same row key, each a fraction
+   * of its write buffer; one Put holding the whole row does not fit in that heap.
+   */
+  @Test
+  void aRowWiderThanTheClientHeapIsWrittenWhole(@TempDir Path dir) throws Exception {
+    int cells = 300_000;
+    int valueBytes = 800;
+    SnapshotDataset ds = cluster.datasets().create(MiniCluster.uniqueDataset("wide"),
+        DatasetProperties.builder().build());
+    SnapshotInfo published;
+    try (SnapshotWriter w = ds.newSnapshot().begin()) {
+      Path log = dir.resolve("child.log");
+      Process child = childJvm("256m", WideRowChild.class, ds.id().toString(), w.snapshotId().toString(),
+          Integer.toString(cells), Integer.toString(valueBytes), Long.toString(4L << 20),
+          Files.createDirectory(dir.resolve("tx")).toString())
+          .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+      assertTrue(child.waitFor(10, TimeUnit.MINUTES), "the child ended");
+      String output = Files.readString(log);
+      assertEquals(0, child.exitValue(), "the child wrote the row; its output: "
+          + output.substring(Math.max(0, output.length() - 4000)));
+      assertTrue(output.contains("WROTE cells=" + cells), output);
+      w.addCounts(1, 0);
+      published = w.commit();
+    }
+    CRC32 expected = new CRC32();
+    for (int i = 0; i < cells; i++) {
+      WideRowChild.update(expected, WideRowChild.qualifier(i), WideRowChild.value(i, valueBytes));
+    }
+    // read back in batches: one Result of 240 MB is more than the region server hands out at once
+    int read = 0;
+    CRC32 actual = new CRC32();
+    try (Table table = cluster.connection().getTable(ds.id().dataTable());
+        ResultScanner scanner = table.getScanner(new Scan().withStartRow(RowKeys.start(published.id()))
+            .withStopRow(RowKeys.stop(published.id())).setBatch(10_000).setMaxResultSize(16L << 20))) {
+      for (Result part : scanner) {
+        for (Cell c : part.rawCells()) {
+          assertArrayEquals(RowKeys.rowKey(published.id(), WideRowChild.KEY), CellUtil.cloneRow(c), "one row");
+          WideRowChild.update(actual, CellUtil.cloneQualifier(c), CellUtil.cloneValue(c));
+          read++;
+        }
+      }
+    }
+    assertEquals(cells, read, "every cell of the row was read back");
+    assertEquals(expected.getValue(), actual.getValue(), "the values read are the ones written, in order");
+  }
+
+  /** A JVM with {@code heap}, this JVM's classpath and module flags, running {@code main}. */
+  private static ProcessBuilder childJvm(String heap, Class<?> main, String... args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-Xmx" + heap);
+    for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (arg.startsWith("--add-") || arg.startsWith("-Dio.netty") || arg.startsWith("-Dorg.apache.hbase.thirdparty")
+          || arg.startsWith("-Dlog4j2.")) {
+        cmd.add(arg);
+      }
+    }
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(main.getName());
+    cmd.add(MiniCluster.get().configuration().get("hbase.zookeeper.quorum"));
+    cmd.add(MiniCluster.get().configuration().get("hbase.zookeeper.property.clientPort"));
+    cmd.addAll(List.of(args));
+    return new ProcessBuilder(cmd);
   }
 }

@@ -88,5 +88,11 @@ class SnapshotLifecycleIT {
     assertEquals(SnapshotState.ABORTED, ds.snapshot(w.snapshotId()).state());
     assertThrows(SnapshotNotAvailableException.class, () -> ds.readSnapshot(w.snapshotId()));
     assertFalse(ds.readCurrent().get(Bytes.toBytes("x")).isPresent());
+    // the abort deleted nothing: its rows wait for cleanup, which needs no reader to finish
+    assertEquals(1, cluster.rawRows(id, w.snapshotId()));
+    assertTrue(ds.snapshot(w.snapshotId()).cleanupFence() > 0, "aborted with a cleanup fence");
+    assertTrue(ds.cleanup().cleaned().contains(w.snapshotId()));
+    assertEquals(0, cluster.rawRows(id, w.snapshotId()));
+    assertTrue(ds.snapshot(w.snapshotId()).cleanedAt().isPresent());
   }
 }

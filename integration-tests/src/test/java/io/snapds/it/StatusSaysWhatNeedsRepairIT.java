@@ -84,7 +84,7 @@ class StatusSaysWhatNeedsRepairIT {
     alive.close();
     dead.close();
     ds.cleanup();
-    ds.cleanup(); // the first run fences what the closes aborted, a later one deletes
+    ds.cleanup(); // the closes aborted with fences: cleanup deletes (a second run finds nothing to do)
     assertEquals(List.of(), ds.status().attention(Duration.ZERO), "after the repairs nothing is left to do");
   }
 }

@@ -628,11 +628,14 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
     }
   }
 
-  /** Marks a snapshot aborted, ends its building transaction and deletes its rows. */
+  /**
+   * Marks a snapshot aborted (with a cleanup fence) and ends its building transaction. Its rows
+   * are left to {@link #cleanup()}, which deletes aborted snapshots without waiting for readers
+   * (none could read them): an abort costs the same whatever the snapshot's size.
+   */
   void abortSnapshot(SnapshotId snapshot, Transaction buildTx) {
-    boolean aborted;
     try {
-      aborted = store.update("abort snapshot " + snapshot, view -> {
+      store.update("abort snapshot " + snapshot, view -> {
         SnapshotInfo s = view.snapshot(snapshot).orElse(null);
         if (s == null || s.state() != SnapshotState.BUILDING && s.state() != SnapshotState.ABORTED) {
           return false;
@@ -645,13 +648,6 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
       // even when the metadata cannot be changed (access revoked, say), end the building
       // transaction: then the next cleanup sees a dead writer and aborts the snapshot
       txClient.abort(buildTx);
-    }
-    if (aborted) {
-      data.deleteSnapshot(snapshot, 1000);
-      store.update("record cleanup of " + snapshot, view -> {
-        view.snapshot(snapshot).ifPresent(s -> view.putSnapshot(s.toBuilder().cleanedAt(view.commitTime()).build()));
-        return null;
-      });
     }
   }
 

@@ -23,7 +23,10 @@ import org.apache.yetus.audience.InterfaceAudience;
  * each MapReduce task writing into a snapshot its job began.
  *
  * <p>Consecutive cells of one row travel as one {@code Put} (a Put per cell cost the writer
- * two thirds of its speed: see docs/benchmarks.md).
+ * two thirds of its speed: see docs/benchmarks.md), up to a quarter of the write buffer: a wider
+ * row goes as several Puts of the same row key, so the memory a row holds stays bounded by the
+ * buffer whatever its width. Splitting a row changes nothing a reader sees: a snapshot's rows
+ * are read only after it is published.
  *
  * <p>Cells get timestamps from a counter (1, 2, 3, ...), not the clock: a delete followed by a
  * put of the same row in one flush keeps the put, and cleanup's deletes (at the server's time)
@@ -36,10 +39,14 @@ public final class SnapshotRowWriter implements AutoCloseable {
   private final Map<String, byte[]> families;
   private final long maxValueSize;
   private final BufferedMutator mutator;
+  /** A row's cells are sent once they add up to this many bytes. */
+  private final long maxPutBytes;
   private long lastTimestamp;
   private byte[] lastKey;
   /** The cells of the current row, sent as one Put when the key changes (or on flush). */
   private Put pending;
+  /** The bytes of {@link #pending}'s cells. */
+  private long pendingBytes;
   private long rows;
   private long bytes;
   private boolean closed;
@@ -47,18 +54,24 @@ public final class SnapshotRowWriter implements AutoCloseable {
   SnapshotRowWriter(Connection connection, DatasetId dataset, SnapshotId snapshot, Set<String> families,
       long writeBufferBytes) {
     this(dataset, mutator(connection, dataset, writeBufferBytes), snapshot, families,
-        connection.getConfiguration().getLong("hbase.client.keyvalue.maxsize", 10485760L));
+        connection.getConfiguration().getLong("hbase.client.keyvalue.maxsize", 10485760L), writeBufferBytes);
   }
 
-  /** A writer into {@code mutator} (the JMH benchmark of row assembly gives one that discards). */
+  /**
+   * A writer into {@code mutator} (the JMH benchmark of row assembly gives one that discards).
+   *
+   * @param writeBufferBytes the mutator's write buffer; one Put carries at most a quarter of it
+   */
   SnapshotRowWriter(DatasetId dataset, BufferedMutator mutator, SnapshotId snapshot, Set<String> families,
-      long maxValueSize) {
+      long maxValueSize, long writeBufferBytes) {
+    checkArgument(writeBufferBytes > 0, "write buffer must be positive, got %s bytes", writeBufferBytes);
     this.dataset = dataset;
     this.snapshot = snapshot;
     this.families = new LinkedHashMap<>();
     families.forEach(f -> this.families.put(f, Bytes.toBytes(f)));
     this.maxValueSize = maxValueSize;
     this.mutator = mutator;
+    this.maxPutBytes = Math.max(1, writeBufferBytes / 4);
   }
 
   private static BufferedMutator mutator(Connection connection, DatasetId dataset, long writeBufferBytes) {
@@ -111,8 +124,14 @@ public final class SnapshotRowWriter implements AutoCloseable {
       rows++;
       lastKey = key.clone();
       bytes += key.length;
+    } else if (pendingBytes + cellSize > maxPutBytes) {
+      // a wide row: its cells so far go now, the rest in further Puts of the same row key
+      byte[] rowKey = pending.getRow();
+      sendPending();
+      pending = new Put(rowKey);
     }
     pending.addColumn(familyBytes, qualifier, nextTimestamp(), value);
+    pendingBytes += cellSize;
     bytes += qualifier.length + value.length;
   }
 
@@ -120,6 +139,7 @@ public final class SnapshotRowWriter implements AutoCloseable {
     if (pending != null) {
       Put p = pending;
       pending = null;
+      pendingBytes = 0;
       mutate(p);
     }
   }

@@ -85,7 +85,7 @@ public interface SnapshotWriter extends AutoCloseable {
    */
   SnapshotInfo commit();
 
-  /** Gives the snapshot up: it is marked aborted and its rows are deleted. Idempotent. */
+  /** Gives the snapshot up: it is marked aborted; {@code cleanup()} deletes its rows later. Idempotent. */
   void abort();
 
   /** Aborts unless committed. */

@@ -143,7 +143,7 @@ final class SinkRun implements AutoCloseable {
 
   /**
    * Publishes the snapshot when the run succeeded, aborts it otherwise (the current snapshot
-   * stays as it was; the run's rows are deleted). Returns the snapshot published, the one
+   * stays as it was; the run's rows are left to cleanup). Returns the snapshot published, the one
    * published before for this run id, or empty after an abort.
    */
   Optional<SnapshotInfo> finish(boolean succeeded) {

@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  *       by the write pointer of the run's building transaction;</li>
  *   <li>{@link #transform} (each task): turns each record into a row of that snapshot;</li>
  *   <li>{@link #onRunFinish} (driver): publishes the snapshot if the run succeeded, aborts it
- *       otherwise (the current snapshot stays; the run's rows are deleted).</li>
+ *       otherwise (the current snapshot stays; the run's rows are left to cleanup).</li>
  * </ol>
  * A run whose run id was published before (a retried run) writes nothing and publishes nothing.
  */

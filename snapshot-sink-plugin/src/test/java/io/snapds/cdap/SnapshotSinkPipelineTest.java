@@ -142,7 +142,8 @@ class SnapshotSinkPipelineTest {
     assertEquals(30, current.rowCount());
     assertEquals(inKeyOrder(first), read(dataset, current.id()));
 
-    // run 2: its job succeeds but the pipeline fails afterwards: nothing is published, rows go
+    // run 2: its job succeeds but the pipeline fails afterwards: nothing is published, rows are
+    // left to cleanup
     props.put("runId", "run-2");
     List<Integer> second = IntStream.range(100, 110).boxed().collect(Collectors.toList());
     Run run2 = runSink(props, 2_000L, second, null, false);
@@ -150,7 +151,7 @@ class SnapshotSinkPipelineTest {
     SnapshotId aborted = run2.initialized().iterator().next();
     assertEquals(current.id(), dataset.currentSnapshot().orElseThrow().id(), "current unchanged");
     assertEquals(SnapshotState.ABORTED, dataset.snapshot(aborted).state());
-    assertEquals(0, MiniCluster.get().rawRows(id, aborted), "the failed run's rows are deleted");
+    assertEquals(second.size(), MiniCluster.get().rawRows(id, aborted), "onRunFinish(false) deletes nothing");
 
     // run 3: a task fails, so the job fails: nothing is published, rows go
     props.put("runId", "run-3");
@@ -159,6 +160,8 @@ class SnapshotSinkPipelineTest {
     SnapshotId failed = run3.initialized().iterator().next();
     assertEquals(current.id(), dataset.currentSnapshot().orElseThrow().id(), "current unchanged");
     assertEquals(SnapshotState.ABORTED, dataset.snapshot(failed).state());
+    assertTrue(dataset.cleanup().cleaned().containsAll(List.of(aborted, failed)), "cleanup needs no reader wait");
+    assertEquals(0, MiniCluster.get().rawRows(id, aborted), "the failed runs' rows are deleted");
     assertEquals(0, MiniCluster.get().rawRows(id, failed));
 
     // run 4: a retry of run 1 (same run id) writes nothing and publishes no second snapshot

@@ -185,6 +185,8 @@ class SnapshotMapReduceIT {
     assertEquals(beforeRows, rows(b.readCurrent()));
     assertEquals(SnapshotState.ABORTED, b.snapshot(failed).state());
     assertThrows(SnapshotNotAvailableException.class, () -> b.readSnapshot(failed));
+    assertTrue(cluster.rawRows(b.id(), failed) > 0, "abortJob leaves the aborted snapshot's rows to cleanup");
+    assertTrue(b.cleanup().cleaned().contains(failed), "cleanup deletes them without waiting for readers");
     assertEquals(0, cluster.rawRows(b.id(), failed), "the aborted snapshot's rows are deleted");
     assertTrue(b.lockStatus(NewSnapshot.WRITER_LOCK).lease().isEmpty(), "the writer lock was released");
   }

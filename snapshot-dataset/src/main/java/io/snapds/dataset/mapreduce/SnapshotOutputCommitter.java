@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * application master: {@link #setupJob} resumes the snapshot from the handle in the job
  * configuration, which keeps the writer lock's lease alive while the tasks run; {@link #commitJob}
  * counts the rows in HBase and publishes atomically; {@link #abortJob} marks the snapshot aborted
- * and deletes its rows, leaving the current snapshot as it was. Tasks commit nothing of their own:
+ * (its rows are left to cleanup), leaving the current snapshot as it was. Tasks commit nothing of their own:
  * their rows are invisible until the job commits.
  *
  * <p>The resumed writer lives in this instance from setup to commit, as the application master
