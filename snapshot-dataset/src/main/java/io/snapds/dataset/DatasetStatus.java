@@ -11,7 +11,8 @@ import java.util.Optional;
  * What a dataset looks like to an operator now ({@link SnapshotDataset#status()}): its current
  * snapshot, the snapshots being built and whether their writers are alive, its locks, and the
  * snapshots waiting for cleanup with what each waits for. Read in one metadata transaction plus
- * one lock-table scan; nothing is changed. {@link #attention()} lists what a repair
+ * the lock rows and the pins of the snapshots awaiting cleanup; the only change is the one every
+ * count of the lock table makes, dropping the expired waiter and pin rows it counts. {@link #attention()} lists what a repair
  * ({@code cleanup()}, {@code snapds gc}) or a person should look at.
  *
  * @param at when the status was read (the dataset's clock)
@@ -72,7 +73,8 @@ public record DatasetStatus(DatasetId dataset, Instant at, Optional<SnapshotInfo
   /**
    * What needs a repair or a person, one line each, empty when all is well: a BUILDING snapshot
    * whose writer is gone or stalled, a lock whose lease expired without release, a snapshot that
-   * could be cleaned but was not, a snapshot held by readers for longer than {@code stale}.
+   * could be cleaned but was not, a snapshot held by readers although it was published longer
+   * than {@code stale} ago (its expiry time is not recorded).
    */
   public List<String> attention(Duration stale) {
     List<String> found = new ArrayList<>();
@@ -92,13 +94,13 @@ public record DatasetStatus(DatasetId dataset, Instant at, Optional<SnapshotInfo
       }
     }
     for (Backlog b : awaitingCleanup) {
-      Duration waiting = Duration.between(b.snapshot().committedAt().orElse(b.snapshot().createdAt()), at);
+      Duration age = Duration.between(b.snapshot().committedAt().orElse(b.snapshot().createdAt()), at);
       if (b.waitsFor() == Wait.NOTHING) {
         found.add("snapshot " + b.snapshot().id() + " (" + b.snapshot().state() + ") can be cleaned: run cleanup "
             + "(snapds gc)");
-      } else if (b.waitsFor() != Wait.FENCE && waiting.compareTo(stale) > 0) {
-        found.add("snapshot " + b.snapshot().id() + " (" + b.snapshot().state() + ") has waited " + waiting
-            + " for cleanup, held by " + (b.waitsFor() == Wait.PINS ? b.livePins() + " reader pin(s)"
+      } else if (b.waitsFor() != Wait.FENCE && age.compareTo(stale) > 0) {
+        found.add("snapshot " + b.snapshot().id() + " (" + b.snapshot().state() + "), published " + age
+            + " ago, is still held from cleanup by " + (b.waitsFor() == Wait.PINS ? b.livePins() + " reader pin(s)"
             : "transaction " + b.oldestReader().map(String::valueOf).orElse("?") + " in progress"));
       }
     }

@@ -2,7 +2,9 @@ package io.snapds.dataset;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import io.snapds.dataset.lock.LeaseKeeper;
 import io.snapds.dataset.lock.LockLease;
+import io.snapds.dataset.lock.LockSettings;
 import io.snapds.dataset.lock.LockTable;
 import java.time.Duration;
 import java.util.List;
@@ -18,7 +20,9 @@ import java.util.Optional;
  * come back in a {@link ReconcileResult}.
  *
  * <p>Safe to run in several processes at once: a pass holds the dataset's {@code reconciler}
- * lock (a lease in the lock table, like a writer's) and a pass that finds it held does nothing.
+ * lock (a lease in the lock table with the dataset's writer lease settings, renewed by a
+ * {@link LeaseKeeper} while the pass runs, as a writer's is) and a pass that finds it held does
+ * nothing. A killed pass frees the lock when its lease lapses.
  * Safe to kill at any point: every step it runs is one the next pass (or cleanup) redoes. It
  * never touches a live writer (its transaction is open: cleanup leaves it alone) nor a snapshot
  * a live reader pins or may still read.
@@ -26,7 +30,6 @@ import java.util.Optional;
 public final class Reconciler {
   /** The lock-table lock a pass holds. */
   public static final String LOCK = "reconciler";
-  static final Duration LEASE = Duration.ofMinutes(30);
 
   private Reconciler() {}
 
@@ -39,11 +42,13 @@ public final class Reconciler {
     checkArgument(owner != null && !owner.isBlank(), "reconciler owner must not be empty");
     Durations.checkPositive(stale, "stale");
     LockTable locks = dataset.locks();
-    Optional<LockLease> lease = locks.tryAcquire(LOCK, owner, LEASE);
+    LockSettings settings = dataset.properties().lockSettings();
+    Optional<LockLease> lease = locks.tryAcquire(LOCK, owner, settings.leaseDuration());
     if (lease.isEmpty()) {
       String holder = dataset.lockStatus(LOCK).lease().map(LockLease::owner).orElse("another process");
       return ReconcileResult.skipped(dataset.id(), holder);
     }
+    LeaseKeeper keeper = new LeaseKeeper(locks, lease.get(), settings);
     try {
       DatasetStatus before = dataset.status();
       CleanupResult cleanup = dataset.cleanup();
@@ -51,7 +56,8 @@ public final class Reconciler {
       return new ReconcileResult(dataset.id(), Optional.empty(), before.attention(stale), cleanup,
           after.attention(stale));
     } finally {
-      locks.release(lease.get());
+      keeper.close(); // no renewal after this
+      locks.release(keeper.lease());
     }
   }
 

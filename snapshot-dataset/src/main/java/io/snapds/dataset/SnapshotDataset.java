@@ -538,7 +538,8 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
 
   /**
    * The dataset as an operator sees it now: current snapshot, builds and whether their writers
-   * live, locks, and what each snapshot awaiting cleanup waits for. Changes nothing. Reads one
+   * live, locks, and what each snapshot awaiting cleanup waits for. Changes nothing but the expired waiter and
+   * pin rows its counts drop. Reads one
    * metadata transaction (the BUILDING and awaiting-cleanup indexes, one record per transaction
    * in progress) and the lock table's lock rows and the pins of the snapshots awaiting cleanup:
    * bounded by what is in flight, not by history.
