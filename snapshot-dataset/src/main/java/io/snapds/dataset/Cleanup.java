@@ -98,7 +98,10 @@ final class Cleanup {
   }
 
   CleanupResult run() {
-    List<SnapshotId> dead = store.update("abort dead writers", Cleanup::abortDeadWriters);
+    // a step the next run redoes: a conflict on every attempt (steady publishing fences the same
+    // records) leaves dead writers and fences to it instead of failing the deletes below
+    List<SnapshotId> dead = untilNextRun("abort dead writers",
+        () -> store.update("abort dead writers", Cleanup::abortDeadWriters), List.of());
     dead.forEach(id -> LOG.warn("dataset {}: snapshot {} was left BUILDING by a writer that is gone; aborted",
         dataset, id));
     endFinishedBuilds();
@@ -208,10 +211,18 @@ final class Cleanup {
    * pointer row; that must not fail a cleanup whose deletes are done.
    */
   private void untilNextRun(String step, Runnable action) {
-    try {
+    untilNextRun(step, () -> {
       action.run();
+      return null;
+    }, null);
+  }
+
+  private <T> T untilNextRun(String step, java.util.function.Supplier<T> action, T otherwise) {
+    try {
+      return action.get();
     } catch (CommitConflictException e) {
       LOG.info("dataset {}: '{}' conflicted with writers on every attempt; the next cleanup does it", dataset, step);
+      return otherwise;
     }
   }
 
