@@ -10,6 +10,7 @@ import io.snapds.dataset.lock.LockTable;
 import io.snapds.dataset.store.DataTable;
 import io.snapds.dataset.store.CommitClock;
 import io.snapds.dataset.store.HBaseMetadataStore;
+import io.snapds.dataset.store.ReadTransactions;
 import io.snapds.dataset.store.MetadataStore;
 import io.snapds.dataset.store.MetadataView;
 import java.time.Clock;
@@ -73,14 +74,16 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
   private ReaderPin txPin;
 
   SnapshotDataset(DatasetId id, DatasetProperties properties, Connection connection,
-      TransactionSystemClient txClient, Clock clock, CommitClock commitClock) {
+      TransactionSystemClient txClient, Clock clock, CommitClock commitClock,
+      Function<TransactionSystemClient, ReadTransactions> readTxs) {
     this.id = id;
     this.properties = properties;
     this.connection = connection;
     // the transaction service's unchecked failures become typed errors naming this dataset
     this.txClient = TypedErrorsTxClient.wrap(id, txClient);
     this.clock = clock;
-    this.store = new HBaseMetadataStore(id, connection, this.txClient, properties.commitRetries(), commitClock);
+    this.store = new HBaseMetadataStore(id, connection, this.txClient, properties.commitRetries(), commitClock,
+        readTxs.apply(this.txClient));
     this.data = new DataTable(connection, id.dataTable());
     this.locks = new LockTable(connection, id.lockTable(), clock);
     this.cleanup = new Cleanup(id, store, data, locks, this.txClient, clock, new MetadataPruner(id, store, properties));
@@ -265,9 +268,12 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
         : new SnapshotNotAvailableException(id, snapshot, null));
   }
 
-  /** Inside a transaction, reads the metadata it sees; outside, the latest. */
+  /**
+   * Inside a transaction, reads the metadata it sees; outside, the latest (as of the metadata
+   * read reuse window of {@link SnapshotDatasets#withMetadataReadReuse}, if one is set).
+   */
   private <T> T read(Function<MetadataView, T> reader) {
-    return txView != null ? reader.apply(txView) : store.read(reader);
+    return txView != null ? reader.apply(txView) : store.readRecent(reader);
   }
 
   /** Metadata bytes fetched by this dataset's reads and updates so far (for benchmarks). */

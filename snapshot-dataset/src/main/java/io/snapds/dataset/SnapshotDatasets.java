@@ -1,15 +1,18 @@
 package io.snapds.dataset;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import io.snapds.dataset.admin.CompositeDatasetAdmin;
 import io.snapds.dataset.store.CommitClock;
 import io.snapds.dataset.store.PropertiesCodec;
+import io.snapds.dataset.store.ReadTransactions;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
@@ -28,9 +31,18 @@ public final class SnapshotDatasets {
   private final TransactionSystemClient txClient;
   private final Clock clock;
   private final CommitClock commitClock;
+  private final Duration readReuse;
+  private final LongSupplier nanoTime;
 
   private SnapshotDatasets(Connection connection, TransactionSystemClient txClient, Clock clock,
       CommitClock commitClock) {
+    this(connection, txClient, clock, commitClock, Duration.ZERO, System::nanoTime);
+  }
+
+  private SnapshotDatasets(Connection connection, TransactionSystemClient txClient, Clock clock,
+      CommitClock commitClock, Duration readReuse, LongSupplier nanoTime) {
+    this.readReuse = readReuse;
+    this.nanoTime = nanoTime;
     this.connection = checkNotNull(connection, "connection");
     this.txClient = checkNotNull(txClient, "transaction client");
     // metadata stores milliseconds: a coarser clock keeps what is returned equal to what is read
@@ -48,7 +60,7 @@ public final class SnapshotDatasets {
    * transaction manager's clock, which all writers share.
    */
   public SnapshotDatasets withClock(Clock clock) {
-    return new SnapshotDatasets(connection, txClient, clock, commitClock);
+    return new SnapshotDatasets(connection, txClient, clock, commitClock, readReuse, nanoTime);
   }
 
   /**
@@ -57,7 +69,30 @@ public final class SnapshotDatasets {
    */
   public SnapshotDatasets withTestCommitClock(Clock clock) {
     return new SnapshotDatasets(connection, txClient, this.clock, CommitClock.of(
-        Clock.tick(checkNotNull(clock, "clock"), Duration.ofMillis(1))));
+        Clock.tick(checkNotNull(clock, "clock"), Duration.ofMillis(1))), readReuse, nanoTime);
+  }
+
+  /**
+   * The same, with metadata reads outside a transaction ({@code currentSnapshot()},
+   * {@code readCurrent()}, {@code history()}, {@code status()}, ...) of each opened dataset
+   * sharing one Tephra transaction for up to {@code window}, instead of starting and aborting
+   * one per read: for a process that reads a dataset many times a second. The price is that a
+   * publish by <em>another process</em> is seen up to {@code window} late; everything committed
+   * in this process is seen at once. Pins, fencing and the checks of writers always read afresh.
+   * Default {@link Duration#ZERO} (every read fresh).
+   *
+   * @throws IllegalArgumentException if {@code window} is negative or longer than 10 seconds
+   */
+  public SnapshotDatasets withMetadataReadReuse(Duration window) {
+    return withMetadataReadReuse(window, System::nanoTime);
+  }
+
+  /** Tests: the same, with the time the window is measured by ({@link System#nanoTime()} otherwise). */
+  public SnapshotDatasets withMetadataReadReuse(Duration window, LongSupplier nanoTime) {
+    checkNotNull(window, "window");
+    checkArgument(!window.isNegative() && window.compareTo(ReadTransactions.MAX_WINDOW) <= 0,
+        "metadata read reuse window must be between 0 and %s, not %s", ReadTransactions.MAX_WINDOW, window);
+    return new SnapshotDatasets(connection, txClient, clock, commitClock, window, checkNotNull(nanoTime, "nanoTime"));
   }
 
   public Connection connection() {
@@ -118,7 +153,8 @@ public final class SnapshotDatasets {
     if (format < PropertiesCodec.FORMAT_VERSION) {
       throw new MetadataFormatException(id, format, PropertiesCodec.FORMAT_VERSION);
     }
-    return new SnapshotDataset(id, admin.properties(), connection, txClient, clock, commitClock);
+    return new SnapshotDataset(id, admin.properties(), connection, txClient, clock, commitClock,
+        c -> readReuse.isZero() ? ReadTransactions.fresh(c) : ReadTransactions.reusing(c, readReuse, nanoTime));
   }
 
   /** Datasets in every namespace: those whose metadata table exists. */

@@ -55,12 +55,20 @@ public final class HBaseMetadataStore implements MetadataStore {
   private final TableName metaTable;
   private final TransactionSystemClient txClient;
   private final CommitClock clock;
+  private final ReadTransactions readTxs;
   private final RetryPolicy<Object> conflictRetry;
   private final LongAdder bytesRead = new LongAdder();
   private final LongAdder deletesSent = new LongAdder();
 
   public HBaseMetadataStore(DatasetId dataset, Connection connection, TransactionSystemClient txClient,
       int retries, CommitClock clock) {
+    this(dataset, connection, txClient, retries, clock, ReadTransactions.fresh(txClient));
+  }
+
+  /** @param readTxs the transactions {@link #readRecent} reads in (shared for a window, or fresh) */
+  public HBaseMetadataStore(DatasetId dataset, Connection connection, TransactionSystemClient txClient,
+      int retries, CommitClock clock, ReadTransactions readTxs) {
+    this.readTxs = readTxs;
     this.dataset = dataset;
     this.connection = connection;
     this.metaTable = dataset.metaTable();
@@ -112,16 +120,36 @@ public final class HBaseMetadataStore implements MetadataStore {
   public <T> T read(Function<MetadataView, T> reader) {
     Transaction tx = txClient.startShort();
     try {
-      TxMetaTable table = new TxMetaTable(connection, metaTable, bytesRead, deletesSent, false);
-      table.startTx(tx);
-      return reader.apply(new LayoutView(dataset, table, clock));
+      return readIn(tx, reader);
     } finally {
       txClient.abort(tx);
     }
   }
 
   @Override
+  public <T> T readRecent(Function<MetadataView, T> reader) {
+    try (ReadTransactions.Lease lease = readTxs.acquire()) {
+      return readIn(lease.transaction(), reader);
+    }
+  }
+
+  private <T> T readIn(Transaction tx, Function<MetadataView, T> reader) {
+    TxMetaTable table = new TxMetaTable(connection, metaTable, bytesRead, deletesSent, false);
+    table.startTx(tx);
+    return reader.apply(new LayoutView(dataset, table, clock));
+  }
+
+  @Override
   public <T> T update(String operation, Operation<T> op) {
+    try {
+      return withRetries(operation, op);
+    } finally {
+      // whatever the outcome, reads of this process that share a transaction must not miss it
+      ReadTransactions.committed();
+    }
+  }
+
+  private <T> T withRetries(String operation, Operation<T> op) {
     try {
       return Failsafe.with(conflictRetry).get(() -> attempt(operation, op));
     } catch (AccessDeniedException e) {

@@ -36,6 +36,16 @@ public interface MetadataStore {
   <T> T read(Function<MetadataView, T> reader);
 
   /**
+   * The same, for reads that may see the metadata as of a moment ago: the store may run them in a
+   * transaction shared with other reads of this process for a bounded window (see
+   * {@link ReadTransactions}); updates of this process are always seen. Checks that must not
+   * miss a concurrent change (the re-check after a pin, a writer's fencing) use {@link #read}.
+   */
+  default <T> T readRecent(Function<MetadataView, T> reader) {
+    return read(reader);
+  }
+
+  /**
    * A transactional handle for a caller that runs its own transaction (the dataset's Tephra
    * callbacks); after its {@code startTx}, {@link #view(TransactionAware)} reads through it.
    */
