@@ -114,7 +114,7 @@ final class ServerCommand implements Runnable {
 
     @Override
     public Integer call() throws InterruptedException {
-      ServerControl.run(home(spec), idle);
+      ServerControl.run(home(spec), idle, InServerCommands::run);
       return ExitCodes.OK;
     }
   }

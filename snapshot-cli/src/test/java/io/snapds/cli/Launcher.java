@@ -20,13 +20,20 @@ final class Launcher {
 
   /** Starts {@code snapds args...}; its output goes to files named after {@code name} in the directory. */
   Running start(String name, String... args) throws IOException {
+    return start(name, java.util.Map.of(), args);
+  }
+
+  /** The same, with more environment variables for the launcher. */
+  Running start(String name, java.util.Map<String, String> env, String... args) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(ROOT.resolve("snapds").toString());
     command.addAll(List.of(args));
     Path out = dir.resolve(name + ".out");
     Path err = dir.resolve(name + ".err");
-    Process p = new ProcessBuilder(command).directory(dir.toFile())
-        .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
+        .redirectOutput(out.toFile()).redirectError(err.toFile());
+    builder.environment().putAll(env);
+    Process p = builder.start();
     return new Running(String.join(" ", args), p, out, err);
   }
 

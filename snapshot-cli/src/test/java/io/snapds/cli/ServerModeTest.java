@@ -163,4 +163,51 @@ class ServerModeTest {
     Cli.Result scan = snapds("scan", "shop:b", "--limit", "3");
     assertEquals(List.of("KEY       d:v", "k0000000  0", "k0000001  1", "k0000002  2"), scan.outLines(), scan.toString());
   }
+
+  /** Lines of the server log that say a command ran inside the server (no JVM of its own). */
+  private static long commandsRunInServer() throws IOException {
+    try (Stream<String> lines = Files.lines(home.resolve("logs/server.log"))) {
+      return lines.filter(l -> l.contains("command run in the server: exit ")).count();
+    }
+  }
+
+  private static Cli.Result ownJvm(String... args) throws IOException, InterruptedException {
+    List<String> all = new ArrayList<>(List.of("--home", home.toString()));
+    all.addAll(List.of(args));
+    return launcher.start("own", java.util.Map.of("SNAPDS_THIN", "off"), all.toArray(String[]::new)).result();
+  }
+
+  @Test
+  @Order(4)
+  void aWarmServerRunsCommandsItselfAndTheyAnswerAsInTheirOwnJvm() throws Exception {
+    history("shop:b"); // warm: the server of the last step runs
+    long before = commandsRunInServer();
+    List<String[]> commands = List.of(new String[] {"history", "shop:b", "--json"},
+        new String[] {"scan", "shop:b", "--limit", "3"}, new String[] {"show", "shop:nosuch"},
+        new String[] {"history"}, new String[] {"--help"});
+    for (String[] args : commands) {
+      Cli.Result inServer = snapds(args);
+      Cli.Result own = ownJvm(args);
+      assertEquals(own.exitCode(), inServer.exitCode(), String.join(" ", args) + ": " + inServer + " / " + own);
+      assertEquals(own.out(), inServer.out(), String.join(" ", args));
+      assertEquals(own.err(), inServer.err(), String.join(" ", args));
+    }
+    assertEquals(ExitCodes.NOT_FOUND, snapds("show", "shop:nosuch").exitCode());
+    assertEquals(before + commands.size() + 1, commandsRunInServer(), "each command ran inside the server");
+
+    // several at once, and a load (its own JVM, reading a file) meanwhile
+    Launcher.Running load = start("l2", "load", "shop:b", csv("again.csv", 20).toString(), "--key", "id");
+    List<Launcher.Running> running = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      running.add(start("p" + i, "history", "shop:b", "--json"));
+    }
+    for (Launcher.Running r : running) {
+      Cli.Result result = r.result();
+      assertEquals(0, result.exitCode(), result.toString());
+      assertTrue(JSON.readTree(result.out()).size() >= 1, result.toString());
+    }
+    assertEquals(0, load.result().exitCode(), load.result().toString());
+    assertEquals(20, history("shop:b").get(0).get("rows").asLong());
+    assertEquals(before + commands.size() + 1 + 4 + 1, commandsRunInServer(), "the load ran in its own JVM");
+  }
 }

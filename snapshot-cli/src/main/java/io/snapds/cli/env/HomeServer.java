@@ -13,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.tephra.TxConstants;
 import org.apache.tephra.distributed.TransactionService;
 import org.apache.tephra.shaded.com.google.common.collect.ArrayListMultimap;
@@ -35,11 +36,16 @@ import org.slf4j.LoggerFactory;
  * Stopping deletes the announcement first, then waits for the {@link CommandLock} (running
  * commands finish), then stops Tephra (its state is snapshotted to {@code tx/}) and HBase
  * (regions are flushed).
+ *
+ * <p>It also runs commands itself, for the launcher ({@link CommandService}): the commands of a
+ * warm server then cost no JVM start and no connection.
  */
 final class HomeServer {
   static final String STOP_FILE = "server.stop";
   private static final Logger LOG = LoggerFactory.getLogger(HomeServer.class);
   private static final Duration POLL = Duration.ofMillis(100);
+  /** How long a stop waits for the commands running inside the server. */
+  private static final Duration STOP_WAIT = Duration.ofMinutes(10);
 
   private final Path home;
   private final Duration idle;
@@ -49,10 +55,14 @@ final class HomeServer {
   private EmbeddedHBase hbase;
   private ZKClientService zk;
   private TransactionService txService;
+  private final CommandService.Runner runner;
+  private SharedEnvironment commandEnv;
+  private CommandService commands;
 
-  private HomeServer(Path home, Duration idle) {
+  private HomeServer(Path home, Duration idle, CommandService.Runner runner) {
     this.home = home;
     this.idle = idle;
+    this.runner = runner;
   }
 
   /**
@@ -60,8 +70,8 @@ final class HomeServer {
    *
    * @throws EnvironmentException if the home is in use or HBase or Tephra do not start
    */
-  static void run(Path home, Duration idle) throws InterruptedException {
-    HomeServer server = new HomeServer(home.toAbsolutePath().normalize(), idle);
+  static void run(Path home, Duration idle, CommandService.Runner runner) throws InterruptedException {
+    HomeServer server = new HomeServer(home.toAbsolutePath().normalize(), idle, runner);
     server.start();
     Thread hook = new Thread(server::stop, "snapds-server-stop");
     Runtime.getRuntime().addShutdownHook(hook);
@@ -79,7 +89,10 @@ final class HomeServer {
       Configuration conf = hbase.clientConfiguration();
       int zkPort = conf.getInt(HConstants.ZOOKEEPER_CLIENT_PORT, -1);
       startTransactionService(conf, "localhost:" + zkPort);
-      ServerInfo.ofThisProcess(zkPort).write(home);
+      commandEnv = new SharedEnvironment(home, ConnectionFactory.createConnection(conf),
+          TephraServiceClient.connect("localhost:" + zkPort, conf));
+      commands = CommandService.start(home, commandEnv, runner);
+      ServerInfo.ofThisProcess(zkPort, commands).write(home);
       LOG.info("snapds server of {} ready in {} ms: ZooKeeper port {}", home, (System.nanoTime() - t0) / 1_000_000,
           zkPort);
     } catch (IOException | RuntimeException e) {
@@ -120,8 +133,9 @@ final class HomeServer {
         return;
       }
       Instant lastUse = CommandLock.lastUsed(home);
+      lastUse = lastUse.isAfter(commands.lastUsed()) ? lastUse : commands.lastUsed();
       lastUse = lastUse.isAfter(started) ? lastUse : started;
-      if (!idle.isZero() && Instant.now().isAfter(lastUse.plus(idle))) {
+      if (!idle.isZero() && commands.running() == 0 && Instant.now().isAfter(lastUse.plus(idle))) {
         Optional<CommandLock> none = CommandLock.tryExclusive(home);
         if (none.isPresent()) {
           none.get().close();
@@ -144,6 +158,9 @@ final class HomeServer {
     }
     ServerInfo.delete(home);
     LOG.info("stopping: waiting for running commands");
+    if (commands != null) {
+      commands.stop(STOP_WAIT.toMillis()); // those running inside this process
+    }
     try (CommandLock none = CommandLock.exclusive(home)) {
       shutDown();
     } finally {
@@ -152,6 +169,12 @@ final class HomeServer {
   }
 
   private void shutDown() {
+    if (commands != null) {
+      commands.close();
+    }
+    if (commandEnv != null) {
+      commandEnv.close();
+    }
     if (txService != null) {
       txService.stopAndWait();
     }

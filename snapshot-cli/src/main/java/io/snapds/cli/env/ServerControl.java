@@ -68,7 +68,7 @@ public final class ServerControl {
   }
 
   /** Runs the server of {@code home} in this process until it is stopped. */
-  public static void run(Path home, Duration idle) throws InterruptedException {
-    HomeServer.run(home, idle);
+  public static void run(Path home, Duration idle, CommandService.Runner commands) throws InterruptedException {
+    HomeServer.run(home, idle, commands);
   }
 }

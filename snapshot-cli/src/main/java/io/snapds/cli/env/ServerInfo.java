@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.Properties;
@@ -16,15 +17,18 @@ import java.util.Properties;
 /**
  * What a running home server announces in {@code server.properties} of its home, once HBase and
  * Tephra answer: its process (pid and start time, so that a reused pid is not taken for it) and
- * the loopback ZooKeeper port through which clients find HBase and Tephra's transaction service.
+ * the loopback ZooKeeper port through which clients find HBase and Tephra's transaction service,
+ * and the loopback port and token of its {@link CommandService} (the file is readable by its owner only).
  * The server writes it atomically when it is ready and deletes it as the first step of stopping.
  */
-public record ServerInfo(long pid, Instant processStart, int zookeeperPort, long build) {
+public record ServerInfo(long pid, Instant processStart, int zookeeperPort, long build, int commandPort,
+    String commandToken) {
   static final String FILE = "server.properties";
 
-  static ServerInfo ofThisProcess(int zookeeperPort) {
+  static ServerInfo ofThisProcess(int zookeeperPort, CommandService commands) {
     ProcessHandle self = ProcessHandle.current();
-    return new ServerInfo(self.pid(), self.info().startInstant().orElse(Instant.EPOCH), zookeeperPort, currentBuild());
+    return new ServerInfo(self.pid(), self.info().startInstant().orElse(Instant.EPOCH), zookeeperPort, currentBuild(),
+        commands.port(), commands.token());
   }
 
   /**
@@ -52,7 +56,8 @@ public record ServerInfo(long pid, Instant processStart, int zookeeperPort, long
       p.load(in);
       return Optional.of(new ServerInfo(Long.parseLong(p.getProperty("pid")),
           Instant.parse(p.getProperty("process.start")), Integer.parseInt(p.getProperty("zookeeper.port")),
-          Long.parseLong(p.getProperty("build", "0"))));
+          Long.parseLong(p.getProperty("build", "0")), Integer.parseInt(p.getProperty("command.port", "0")),
+          p.getProperty("command.token", "")));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException | RuntimeException e) {
@@ -66,7 +71,16 @@ public record ServerInfo(long pid, Instant processStart, int zookeeperPort, long
     p.setProperty("process.start", processStart.toString());
     p.setProperty("zookeeper.port", Integer.toString(zookeeperPort));
     p.setProperty("build", Long.toString(build));
+    p.setProperty("command.port", Integer.toString(commandPort));
+    p.setProperty("command.token", commandToken);
     Path tmp = home.resolve(FILE + ".tmp");
+    Files.deleteIfExists(tmp);
+    try {
+      // the token lets whoever reads it run commands as this user: owner only
+      Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    } catch (UnsupportedOperationException e) {
+      Files.createFile(tmp);
+    }
     try (Writer out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
       p.store(out, "the snapds server of this home (written when it is ready, deleted when it stops)");
     }

@@ -1,0 +1,58 @@
+package io.snapds.cli;
+
+import io.snapds.cli.env.Environment;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.Set;
+import picocli.CommandLine;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * Which commands the home server runs for the launcher ({@code CommandService}), and running them
+ * there: the same command line, its output sent back, over the server's own connection.
+ *
+ * <p>Left to the client's own JVM (the answer is "empty"): {@code load} (it reads standard input
+ * and files named relative to the client's directory), {@code demo} (long, and it manages its own
+ * environment), {@code server} (it manages this server), {@code reconcile --watch} (it runs until
+ * stopped), commands for a cluster or another home, and Kerberos logins.
+ */
+final class InServerCommands {
+  private static final Set<String> OWN_JVM = Set.of("load", "demo", "server");
+
+  private InServerCommands() {}
+
+  static OptionalInt run(List<String> args, Path home, Environment env, PrintWriter out, PrintWriter err) {
+    CommandLine probe = SnapdsCommand.commandLine(options -> {
+      throw new IllegalStateException("not opened while probing");
+    });
+    SnapdsCommand root = probe.getCommand();
+    List<String> run = new ArrayList<>(args);
+    try {
+      ParseResult parsed = probe.parseArgs(args.toArray(String[]::new));
+      if (parsed.hasSubcommand()) {
+        String name = parsed.subcommand().commandSpec().name();
+        if (OWN_JVM.contains(name) || (name.equals("reconcile") && args.contains("--watch"))) {
+          return OptionalInt.empty();
+        }
+      }
+      if (!root.environmentOptions().embedded() || root.kerberosLogin().isPresent()) {
+        return OptionalInt.empty();
+      }
+      if (!parsed.hasMatchedOption("--home")) {
+        run.add(0, "--home"); // the client resolved the same home from its own $SNAPDS_HOME
+        run.add(1, home.toString());
+      } else if (!root.environmentOptions().home().equals(home)) {
+        return OptionalInt.empty();
+      }
+    } catch (CommandLine.ParameterException | IllegalArgumentException e) {
+      // a usage error: the command line reports it as it would in the client
+    }
+    CommandLine commandLine = SnapdsCommand.commandLine(options -> env);
+    commandLine.setOut(out);
+    commandLine.setErr(err);
+    return OptionalInt.of(commandLine.execute(run.toArray(String[]::new)));
+  }
+}
