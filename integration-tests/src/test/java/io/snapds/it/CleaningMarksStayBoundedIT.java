@@ -1,5 +1,12 @@
 package io.snapds.it;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.client.Get;
+import java.time.Duration;
+import io.snapds.dataset.lock.LockTimeoutException;
+import io.snapds.dataset.lock.LockSettings;
+import io.snapds.dataset.SnapshotWriter;
 import static io.snapds.it.Fixtures.writeAndCommit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -58,6 +65,52 @@ class CleaningMarksStayBoundedIT {
     assertTrue(ds.isCleaned(old), "a snapshot past the horizon counts as cleaned");
     assertThrows(SnapshotNotAvailableException.class, () -> ds.readSnapshot(old));
     assertEquals(2, Fixtures.observe(ds.readCurrent()).rows());
+  }
+
+  /**
+   * Issue #11 item 3: a pipeline whose source key changes every run (a date) leaves one lock row
+   * per key in the lock table. Once the key's last record passes the horizon (its fence row goes
+   * then), cleanup drops the lock row too, if nobody holds or awaits it; a key used again later
+   * starts afresh and is fenced as before. (Before: one row per key ever used, for ever.)
+   */
+  @Test
+  void lockRowsOfSourceKeysNoLongerInUseAreDropped() throws Exception {
+    SnapshotDataset ds = cluster.datasets().create(MiniCluster.uniqueDataset("keys"), DatasetProperties.builder()
+        .retention(RetentionPolicy.retainLast(1)).historyHorizon(HORIZON, null)
+        .lockSettings(LockSettings.builder().acquireTimeout(Duration.ZERO).retryAttempts(1).build()).build());
+    int maxLocks = 0;
+    for (int day = 1; day <= 20; day++) {
+      writeAndCommit(ds.newSnapshot().sourceKey("day-" + day).begin(), "d" + day, 2);
+      ds.cleanup();
+      maxLocks = Math.max(maxLocks, rows(ds, "Lsource/"));
+    }
+    assertTrue(maxLocks <= HORIZON + 3, "lock rows stay near the horizon (" + HORIZON + "), saw " + maxLocks);
+    assertFalse(lockExists(ds, "source/day-1"), "the first key's lock row went with its last record");
+    assertTrue(lockExists(ds, "source/day-20"), "the newest key keeps its lock row");
+
+    // a key used again starts afresh, and one writer at a time still holds it
+    SnapshotWriter again = ds.newSnapshot().sourceKey("day-1").begin();
+    assertThrows(LockTimeoutException.class, () -> ds.newSnapshot().sourceKey("day-1").begin());
+    SnapshotInfo published = writeAndCommit(again, "again", 3);
+    assertEquals(published.id(), ds.currentSnapshot().orElseThrow().id());
+    assertEquals(3, Fixtures.observe(ds.readCurrent()).rows());
+  }
+
+  private boolean lockExists(SnapshotDataset ds, String lockName) throws Exception {
+    try (Table lock = cluster.connection().getTable(ds.id().lockTable())) {
+      return !lock.get(new Get(Bytes.add(new byte[] {'L'}, Bytes.toBytes(lockName)))).isEmpty();
+    }
+  }
+
+  private int rows(SnapshotDataset ds, String prefix) throws Exception {
+    int n = 0;
+    try (Table lock = cluster.connection().getTable(ds.id().lockTable());
+        ResultScanner rs = lock.getScanner(new Scan().setRowPrefixFilter(Bytes.toBytes(prefix)))) {
+      for (Result r : rs) {
+        n++;
+      }
+    }
+    return n;
   }
 
   private int cleaningMarks(SnapshotDataset ds) throws Exception {

@@ -1,5 +1,6 @@
 package io.snapds.dataset;
 
+import io.snapds.dataset.lock.LockTable;
 import io.snapds.dataset.store.MetadataStore;
 import io.snapds.dataset.store.MetadataView;
 import java.util.ArrayList;
@@ -23,11 +24,13 @@ final class MetadataPruner {
   private final DatasetId dataset;
   private final MetadataStore store;
   private final DatasetProperties properties;
+  private final LockTable locks;
 
-  MetadataPruner(DatasetId dataset, MetadataStore store, DatasetProperties properties) {
+  MetadataPruner(DatasetId dataset, MetadataStore store, DatasetProperties properties, LockTable locks) {
     this.dataset = dataset;
     this.store = store;
     this.properties = properties;
+    this.locks = locks;
   }
 
   /** What one run removed. */
@@ -44,12 +47,20 @@ final class MetadataPruner {
         view -> view.trimToHorizon(properties.historyRetainLast(), properties.historyRetainMaxAge(),
             NewSnapshot::lockName));
     int events = store.update("trim the event outbox", view -> view.trimEvents(properties.eventsRetainLast()));
+    // the lock-table rows of source keys whose last record went: free ones go (a held or awaited
+    // lock stays; its writer's next acquire starts from the recorded fence, or from 1 if none)
+    int locksRemoved = 0;
+    for (String lock : trim.locksFreed()) {
+      if (locks.removeIfIdle(lock)) {
+        locksRemoved++;
+      }
+    }
     if (store.compactDeletes(COMPACT_AFTER_DELETES)) {
       LOG.debug("dataset {}: metadata table compaction requested, to drop delete markers", dataset);
     }
     if (cells > 0 || trim.historyEntries() > 0 || trim.snapshotRecords() > 0 || events > 0) {
-      LOG.debug("dataset {}: removed {} cells of failed transactions; past the horizon: {}; events past the window: {}",
-          dataset, cells, trim, events);
+      LOG.debug("dataset {}: removed {} cells of failed transactions; past the horizon: {} ({} lock rows removed); "
+          + "events past the window: {}", dataset, cells, trim, locksRemoved, events);
     }
     return new Pruned(cells, trim);
   }

@@ -226,6 +226,26 @@ public final class LockTable {
     return new LockStatus(lockName, decode(lockName, r), token, liveWaiters(lockName));
   }
 
+  /**
+   * Deletes the row of {@code lockName} if nobody holds it (its lease expired or it was released)
+   * and nobody waits for it: for locks of source keys no longer in use, whose rows would otherwise
+   * stay for ever. Conditional on the token and expiry read, so a lock taken meanwhile stays.
+   * The next acquire of that name starts its tokens from the floor its caller passes.
+   */
+  public boolean removeIfIdle(String lockName) {
+    byte[] row = lockRow(lockName);
+    Result r = get(row);
+    if (r.isEmpty() || r.getValue(FAMILY, TOKEN) == null) {
+      return false;
+    }
+    byte[] expires = r.getValue(FAMILY, EXPIRES);
+    if (Bytes.toLong(expires) > clock.millis() || liveWaiters(lockName) > 0) {
+      return false;
+    }
+    return checkAndMutate(CheckAndMutate.newBuilder(row)
+        .ifMatches(allEqual(TOKEN, r.getValue(FAMILY, TOKEN), EXPIRES, expires)).build(new Delete(row)));
+  }
+
   /** Every lock that has a row, with its status. */
   public List<LockStatus> statusAll() {
     List<LockStatus> out = new ArrayList<>();

@@ -49,6 +49,8 @@ final class LayoutView implements MetadataView {
   private final Map<String, Optional<SnapshotId>> runs = new HashMap<>();
   private final Map<String, Optional<SnapshotId>> sources = new HashMap<>();
   private final Map<String, Long> fences = new HashMap<>();
+  /** Locks whose fence row this view's horizon trim dropped. */
+  private final List<String> locksFreed = new ArrayList<>();
   private final Map<Integer, Optional<io.snapds.dataset.schema.Schema>> schemas = new HashMap<>();
   private final Map<Integer, Integer> lastFieldIds = new HashMap<>();
   private final IdIndex committed = new IdIndex(COMMITTED, s -> s.state() == SnapshotState.COMMITTED);
@@ -663,7 +665,7 @@ final class LayoutView implements MetadataView {
         records++;
       }
     }
-    return new HorizonTrim(history, records, purgeDeleted());
+    return new HorizonTrim(history, records, purgeDeleted(), locksFreed);
   }
 
   private void dropRecord(SnapshotInfo s, Function<String, String> lockOfSource) {
@@ -686,6 +688,7 @@ final class LayoutView implements MetadataView {
         byte[] fence = key(FENCE, lockOfSource.apply(sourceKey));
         deleteRow(fence, rows.get(fence));
         fences.remove(lockOfSource.apply(sourceKey));
+        locksFreed.add(lockOfSource.apply(sourceKey));
       }
     }
   }

@@ -94,7 +94,15 @@ public interface MetadataView {
   HorizonTrim trimToHorizon(int keepLast, Optional<Duration> maxAge, Function<String, String> lockOfSource);
 
   /** What {@link #trimToHorizon} removed: history entries, snapshot records, rows purged. */
-  record HorizonTrim(int historyEntries, int snapshotRecords, int rowsPurged) {}
+  record HorizonTrim(int historyEntries, int snapshotRecords, int rowsPurged, java.util.List<String> locksFreed) {
+    /**
+     * @param locksFreed the locks (of source keys) whose fence row went with their last record: no
+     *     snapshot of the key is left to fence, so their lock-table rows may go too
+     */
+    public HorizonTrim {
+      locksFreed = java.util.List.copyOf(locksFreed);
+    }
+  }
 
   /** The id of the dataset's current schema; empty for a schema-less dataset. */
   Optional<Integer> currentSchemaId();
