@@ -6,7 +6,8 @@ import io.snapds.dataset.lock.LockTable;
  * The check every read makes after it has read: did cleanup begin deleting the snapshot's rows
  * (the mark it writes before its first delete, {@link LockTable#markCleaning})? If so, rows the
  * read did not find may have been deleted under it, and it fails instead of returning a short
- * result. One single-row read of the lock table per get, multi-get or scan.
+ * result. One single-row read of the lock table per scan, and per get or multi-get that did not
+ * find every row (a row found is whole: see {@link FixedSnapshotReader#get(byte[], RowScan)}).
  */
 final class CleanedCheck {
   /** Why a reader in a Tephra transaction can lose its snapshot, and what to do instead. */
