@@ -125,8 +125,12 @@ final class TxMetaTable implements TransactionAware, MetaRows {
     return scan.withStartRow(start, true).withStopRow(stop, false);
   }
 
-  /** Counts what was fetched, keeps it for pruning, and returns the visible columns. */
-  private NavigableMap<byte[], byte[]> observe(Result r) {
+  /**
+   * Counts what was fetched, keeps it for pruning, and returns the visible columns. Package-private
+   * for {@code MetadataVisibilityBenchmark} (benchmarks-jmh), the client's hot path of every
+   * metadata read.
+   */
+  NavigableMap<byte[], byte[]> observe(Result r) {
     NavigableMap<byte[], byte[]> cols = new TreeMap<>(Bytes.BYTES_COMPARATOR);
     if (r.isEmpty()) {
       return cols;
