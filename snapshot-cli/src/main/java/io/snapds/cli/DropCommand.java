@@ -2,7 +2,6 @@ package io.snapds.cli;
 
 import io.snapds.cli.env.Environment;
 import io.snapds.dataset.DatasetId;
-import io.snapds.dataset.DatasetNotFoundException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -14,10 +13,7 @@ final class DropCommand extends EnvCommand {
 
   @Override
   int run(Environment env) {
-    if (!env.datasets().exists(dataset)) {
-      throw new DatasetNotFoundException(dataset, "");
-    }
-    env.datasets().admin(dataset).drop();
+    existingAdmin(env, dataset).drop();
     out().printf("dropped dataset %s%n", dataset);
     return ExitCodes.OK;
   }

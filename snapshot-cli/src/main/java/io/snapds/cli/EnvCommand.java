@@ -1,6 +1,9 @@
 package io.snapds.cli;
 
 import io.snapds.cli.env.Environment;
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.DatasetNotFoundException;
+import io.snapds.dataset.admin.CompositeDatasetAdmin;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
@@ -28,6 +31,18 @@ abstract class EnvCommand implements Callable<Integer> {
   void validate() {}
 
   abstract int run(Environment env) throws Exception;
+
+  /**
+   * The admin of {@code dataset}, which must exist.
+   *
+   * @throws DatasetNotFoundException if it does not
+   */
+  static CompositeDatasetAdmin existingAdmin(Environment env, DatasetId dataset) {
+    if (!env.datasets().exists(dataset)) {
+      throw new DatasetNotFoundException(dataset, "");
+    }
+    return env.datasets().admin(dataset);
+  }
 
   PrintWriter out() {
     return spec.commandLine().getOut();

@@ -2,7 +2,6 @@ package io.snapds.cli;
 
 import io.snapds.cli.env.Environment;
 import io.snapds.dataset.DatasetId;
-import io.snapds.dataset.DatasetNotFoundException;
 import io.snapds.dataset.DatasetRole;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -31,10 +30,7 @@ final class GrantCommand extends EnvCommand {
 
   @Override
   int run(Environment env) {
-    if (!env.datasets().exists(dataset)) {
-      throw new DatasetNotFoundException(dataset, "");
-    }
-    env.datasets().admin(dataset).grant(principal, role);
+    existingAdmin(env, dataset).grant(principal, role);
     out().printf("granted %s on %s to %s%n", role.roleName(), dataset, principal);
     return ExitCodes.OK;
   }

@@ -3,7 +3,6 @@ package io.snapds.cli;
 import io.snapds.cli.env.Environment;
 import io.snapds.cli.output.TextTable;
 import io.snapds.dataset.DatasetId;
-import io.snapds.dataset.DatasetNotFoundException;
 import io.snapds.dataset.DatasetRole;
 import io.snapds.dataset.admin.PrincipalAccess;
 import java.util.List;
@@ -18,10 +17,7 @@ final class PermissionsCommand extends EnvCommand {
 
   @Override
   int run(Environment env) {
-    if (!env.datasets().exists(dataset)) {
-      throw new DatasetNotFoundException(dataset, "");
-    }
-    List<PrincipalAccess> access = env.datasets().admin(dataset).permissions();
+    List<PrincipalAccess> access = existingAdmin(env, dataset).permissions();
     if (access.isEmpty()) {
       out().printf("dataset %s: no permissions granted (only superusers and the tables' owner may use it)%n", dataset);
       return ExitCodes.OK;

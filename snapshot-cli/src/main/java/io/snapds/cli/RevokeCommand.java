@@ -2,7 +2,6 @@ package io.snapds.cli;
 
 import io.snapds.cli.env.Environment;
 import io.snapds.dataset.DatasetId;
-import io.snapds.dataset.DatasetNotFoundException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -18,10 +17,7 @@ final class RevokeCommand extends EnvCommand {
 
   @Override
   int run(Environment env) {
-    if (!env.datasets().exists(dataset)) {
-      throw new DatasetNotFoundException(dataset, "");
-    }
-    env.datasets().admin(dataset).revoke(principal);
+    existingAdmin(env, dataset).revoke(principal);
     out().printf("revoked the access of %s to %s%n", principal, dataset);
     return ExitCodes.OK;
   }

@@ -2,7 +2,6 @@ package io.snapds.cli;
 
 import io.snapds.cli.env.Environment;
 import io.snapds.dataset.DatasetId;
-import io.snapds.dataset.DatasetNotFoundException;
 import io.snapds.dataset.SnapshotDatasets;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -16,10 +15,7 @@ final class UpgradeCommand extends EnvCommand {
 
   @Override
   int run(Environment env) {
-    if (!env.datasets().exists(dataset)) {
-      throw new DatasetNotFoundException(dataset, "");
-    }
-    int was = env.datasets().admin(dataset).upgrade();
+    int was = existingAdmin(env, dataset).upgrade();
     int now = SnapshotDatasets.formatVersion();
     if (was < now) {
       out().printf("upgraded dataset %s from metadata format %d to %d%n", dataset, was, now);
