@@ -161,4 +161,63 @@ class SmallerPromisesIT {
     cmd.addAll(List.of(args));
     return new ProcessBuilder(cmd);
   }
+
+  /** Region start keys of the data table inside {@code snapshot}'s key range (its first excluded). */
+  private static List<String> boundariesInside(MiniCluster cluster, SnapshotDataset ds, io.snapds.dataset.SnapshotId snapshot)
+      throws Exception {
+    List<String> out = new ArrayList<>();
+    try (org.apache.hadoop.hbase.client.RegionLocator locator =
+        cluster.connection().getRegionLocator(ds.id().dataTable())) {
+      for (byte[] start : locator.getStartKeys()) {
+        if (org.apache.hadoop.hbase.util.Bytes.compareTo(start, RowKeys.start(snapshot)) > 0
+            && org.apache.hadoop.hbase.util.Bytes.compareTo(start, RowKeys.stop(snapshot)) < 0) {
+          out.add(org.apache.hadoop.hbase.util.Bytes.toString(RowKeys.userKey(start)));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static void split(MiniCluster cluster, SnapshotDataset ds, byte[] point) throws Exception {
+    try (org.apache.hadoop.hbase.client.RegionLocator locator =
+        cluster.connection().getRegionLocator(ds.id().dataTable());
+        org.apache.hadoop.hbase.client.Admin admin = cluster.connection().getAdmin()) {
+      admin.splitRegionAsync(locator.getRegionLocation(point, true).getRegion().getRegionName(), point)
+          .get(2, TimeUnit.MINUTES);
+    }
+  }
+
+  /**
+   * Issue #12 item 1: a new snapshot's range is split, before its first row, at the user keys
+   * where its parent's regions begin, so the build writes into as many regions as its parent had
+   * (not all into the table's last one). Before: the new snapshot's range was one region.
+   */
+  @Test
+  void aNewSnapshotInheritsItsParentsRegionBoundariesBeforeItsFirstRow() throws Exception {
+    MiniCluster cluster = MiniCluster.get();
+    SnapshotDataset ds = cluster.datasets().create(MiniCluster.uniqueDataset("presplit"), DatasetProperties.defaults());
+    // the parent's range split in two (before its rows: daughters of a region with files hold
+    // references to them, and HBase splits them again only after a compaction)
+    SnapshotWriter w1 = ds.newSnapshot().begin();
+    split(cluster, ds, RowKeys.rowKey(w1.snapshotId(), Fixtures.key(150)));
+    SnapshotInfo s1 = writeAndCommit(w1, "s1", 300);
+    assertEquals(List.of("k000150"), boundariesInside(cluster, ds, s1.id()));
+
+    SnapshotWriter w = ds.newSnapshot().begin();
+    io.snapds.dataset.SnapshotId s2 = w.snapshotId();
+    assertEquals(List.of("k000150"), boundariesInside(cluster, ds, s2),
+        "the new snapshot's range is split where its parent's was, before its first row");
+    SnapshotInfo published = Fixtures.writeAndCommit(w, "s2", 300);
+    assertTrue(Fixtures.observe(ds.readCurrent()).matches(published), "every row written and read back");
+
+    // off: the next snapshot's range stays one region
+    SnapshotDataset off = cluster.datasets().create(MiniCluster.uniqueDataset("nosplit"),
+        DatasetProperties.builder().presplitMaxRegions(0).build());
+    SnapshotWriter o1 = off.newSnapshot().begin();
+    split(cluster, off, RowKeys.rowKey(o1.snapshotId(), Fixtures.key(150)));
+    writeAndCommit(o1, "o1", 300);
+    SnapshotWriter ow = off.newSnapshot().begin();
+    assertEquals(List.of(), boundariesInside(cluster, off, ow.snapshotId()));
+    ow.abort();
+  }
 }

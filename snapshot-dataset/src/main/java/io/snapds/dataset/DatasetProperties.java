@@ -25,6 +25,7 @@ public final class DatasetProperties {
   private final int historyRetainLast;
   private final Duration historyRetainMaxAge;
   private final int eventsRetainLast;
+  private final int presplitMaxRegions;
 
   private DatasetProperties(Builder b) {
     checkArgument(!b.families.isEmpty(), "a dataset needs at least one column family");
@@ -45,6 +46,9 @@ public final class DatasetProperties {
     this.historyRetainLast = b.historyRetainLast;
     checkArgument(b.eventsRetainLast >= 1, "events.retain.last must be >= 1, got %s", b.eventsRetainLast);
     this.eventsRetainLast = b.eventsRetainLast;
+    checkArgument(b.presplitMaxRegions >= 0 && b.presplitMaxRegions <= 10_000,
+        "data.presplit.max.regions must be between 0 (off) and 10000, got %s", b.presplitMaxRegions);
+    this.presplitMaxRegions = b.presplitMaxRegions;
     this.historyRetainMaxAge = b.historyRetainMaxAge;
     this.families = List.copyOf(b.families);
     this.retention = checkNotNull(b.retention, "retention");
@@ -64,7 +68,8 @@ public final class DatasetProperties {
   public Builder toBuilder() {
     return builder().families(families).retention(retention).lockSettings(lockSettings)
         .maxBuildTime(maxBuildTime).commitRetries(commitRetries)
-        .historyHorizon(historyRetainLast, historyRetainMaxAge).eventsRetainLast(eventsRetainLast);
+        .historyHorizon(historyRetainLast, historyRetainMaxAge).eventsRetainLast(eventsRetainLast)
+        .presplitMaxRegions(presplitMaxRegions);
   }
 
   /** Column families of the data table; the first is the default one. */
@@ -114,6 +119,15 @@ public final class DatasetProperties {
     return eventsRetainLast;
   }
 
+  /**
+   * How many regions a new snapshot's key range is split into before its first row, at most, from
+   * the region boundaries of its parent's range ({@code data.presplit.max.regions}, default 64;
+   * 0 turns pre-splitting off: {@code data.presplit=false}). See {@code docs/design.md}.
+   */
+  public int presplitMaxRegions() {
+    return presplitMaxRegions;
+  }
+
   /** The history horizon by age: entries younger than this are kept beyond the count. Default none. */
   public java.util.Optional<Duration> historyRetainMaxAge() {
     return java.util.Optional.ofNullable(historyRetainMaxAge);
@@ -125,13 +139,13 @@ public final class DatasetProperties {
         && retention.equals(p.retention) && lockSettings.equals(p.lockSettings)
         && maxBuildTime.equals(p.maxBuildTime) && commitRetries == p.commitRetries
         && historyRetainLast == p.historyRetainLast && Objects.equals(historyRetainMaxAge, p.historyRetainMaxAge)
-        && eventsRetainLast == p.eventsRetainLast;
+        && eventsRetainLast == p.eventsRetainLast && presplitMaxRegions == p.presplitMaxRegions;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(families, retention, lockSettings, maxBuildTime, commitRetries, historyRetainLast,
-        historyRetainMaxAge, eventsRetainLast);
+        historyRetainMaxAge, eventsRetainLast, presplitMaxRegions);
   }
 
   @Override
@@ -139,7 +153,7 @@ public final class DatasetProperties {
     return "DatasetProperties{families=" + families + ", " + retention + ", " + lockSettings
         + ", maxBuildTime=" + maxBuildTime + ", commitRetries=" + commitRetries
         + ", historyRetainLast=" + historyRetainLast + ", historyRetainMaxAge=" + historyRetainMaxAge
-        + ", eventsRetainLast=" + eventsRetainLast + "}";
+        + ", eventsRetainLast=" + eventsRetainLast + ", presplitMaxRegions=" + presplitMaxRegions + "}";
   }
 
   /**
@@ -155,6 +169,7 @@ public final class DatasetProperties {
     private int historyRetainLast = 100;
     private Duration historyRetainMaxAge;
     private int eventsRetainLast = 1000;
+    private int presplitMaxRegions = 64;
 
     public Builder families(List<String> families) {
       this.families = checkNotNull(families, "families");
@@ -189,6 +204,12 @@ public final class DatasetProperties {
     public Builder historyHorizon(int retainLast, Duration maxAge) {
       this.historyRetainLast = retainLast;
       this.historyRetainMaxAge = maxAge;
+      return this;
+    }
+
+    /** See {@link DatasetProperties#presplitMaxRegions()}; 0 turns pre-splitting off. */
+    public Builder presplitMaxRegions(int presplitMaxRegions) {
+      this.presplitMaxRegions = presplitMaxRegions;
       return this;
     }
 

@@ -105,8 +105,10 @@ public final class NewSnapshot {
       buildTx = startBuild(dataset.txClient(), dataset.id(), dataset.properties().maxBuildTime());
       SnapshotId id = SnapshotId.of(buildTx.getWritePointer());
       List<SnapshotId> fencedOut = new ArrayList<>();
+      List<SnapshotId> parent = new ArrayList<>(1);
       Optional<SnapshotInfo> published = store.update("begin snapshot " + id, view -> {
         fencedOut.clear();
+        parent.clear();
         Optional<SnapshotInfo> done = published(view, runId, sourceKey);
         if (done.isPresent()) {
           return done;
@@ -116,6 +118,7 @@ public final class NewSnapshot {
             .createdAt(dataset.clock().instant()).writer(owner).runId(runId).sourceKey(sourceKey)
             .parentId(view.currentInfo().map(SnapshotInfo::id).orElse(null)).fencingToken(lease.token()).build();
         fencedOut.addAll(begin(view, dataset.id(), building, lockName, lease.token()));
+        building.parentId().ifPresent(parent::add);
         return Optional.empty();
       });
       for (SnapshotId stale : fencedOut) {
@@ -126,6 +129,11 @@ public final class NewSnapshot {
         dataset.txClient().abort(buildTx);
         dataset.locks().release(lease);
         return new SnapshotWriterImpl(dataset, published.get());
+      }
+      if (!parent.isEmpty()) {
+        // before the first row: the build's writes spread over the regions its parent had
+        Presplit.apply(dataset.connection(), dataset.id().dataTable(), parent.get(0), id,
+            dataset.properties().presplitMaxRegions());
       }
       WriterOptions options = new WriterOptions(owner, runId, sourceKey, lockName, writeBufferBytes);
       return new SnapshotWriterImpl(dataset, store, new SnapshotHandle(id, buildTx, options, lease.token()),

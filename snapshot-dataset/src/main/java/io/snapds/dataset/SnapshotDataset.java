@@ -617,6 +617,10 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
 
   // ---- for the parts of this package ----
 
+  Connection connection() {
+    return connection;
+  }
+
   LockTable locks() {
     return locks;
   }

@@ -43,6 +43,8 @@ public final class PropertiesCodec {
     m.put("commit.retries", Integer.toString(p.commitRetries()));
     m.put("history.retain.last", Integer.toString(p.historyRetainLast()));
     m.put("events.retain.last", Integer.toString(p.eventsRetainLast()));
+    m.put("data.presplit", Boolean.toString(p.presplitMaxRegions() > 0));
+    m.put("data.presplit.max.regions", Integer.toString(p.presplitMaxRegions()));
     p.historyRetainMaxAge().ifPresent(a -> m.put("history.retain.max.age", a.toString()));
     return m;
   }
@@ -80,6 +82,8 @@ public final class PropertiesCodec {
           .historyHorizon(m.containsKey("history.retain.last") ? r.integer("history.retain.last") : 100,
               m.containsKey("history.retain.max.age") ? r.duration("history.retain.max.age") : null)
           .eventsRetainLast(m.containsKey("events.retain.last") ? r.integer("events.retain.last") : 1000)
+          .presplitMaxRegions("false".equals(m.get("data.presplit")) ? 0
+              : m.containsKey("data.presplit.max.regions") ? r.integer("data.presplit.max.regions") : 64)
           .build();
     } catch (IllegalArgumentException e) {
       throw new CorruptMetadataException(dataset, "p", "invalid properties: " + e.getMessage());

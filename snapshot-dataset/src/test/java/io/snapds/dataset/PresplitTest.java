@@ -1,0 +1,53 @@
+package io.snapds.dataset;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.snapds.dataset.store.RowKeys;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+
+/** Which split points a new snapshot inherits from its parent's regions. */
+class PresplitTest {
+  private static final SnapshotId OLDER = SnapshotId.of(1_796_000_000_000_000_000L);
+  private static final SnapshotId PARENT = SnapshotId.of(1_796_000_001_000_000_000L);
+  private static final SnapshotId CHILD = SnapshotId.of(1_796_000_002_000_000_000L);
+
+  private static List<String> userKeys(List<byte[]> points) {
+    List<String> out = new ArrayList<>();
+    for (byte[] p : points) {
+      assertEquals(0, Bytes.compareTo(p, 0, 8, CHILD.toBytes(), 0, 8), "a point inside the child's range");
+      out.add(Bytes.toString(RowKeys.userKey(p)));
+    }
+    return out;
+  }
+
+  @Test
+  void theParentsInnerBoundariesMoveToTheChildsRange() {
+    byte[][] starts = {HConstants.EMPTY_START_ROW, RowKeys.rowKey(OLDER, Bytes.toBytes("m")), RowKeys.start(PARENT),
+        RowKeys.rowKey(PARENT, Bytes.toBytes("g")), RowKeys.rowKey(PARENT, Bytes.toBytes("p")),
+        RowKeys.rowKey(CHILD, Bytes.toBytes("a"))};
+    // the older snapshot's boundary and the parent's own start are not the parent's inner boundaries
+    assertEquals(List.of("g", "p"), userKeys(Presplit.inherited(starts, PARENT, CHILD, 64)));
+  }
+
+  @Test
+  void aParentOfOneRegionGivesNoPoints() {
+    byte[][] starts = {HConstants.EMPTY_START_ROW};
+    assertEquals(List.of(), Presplit.inherited(starts, PARENT, CHILD, 64));
+  }
+
+  @Test
+  void theCapKeepsEvenlySpacedBoundaries() {
+    byte[][] starts = new byte[101][];
+    starts[0] = HConstants.EMPTY_START_ROW;
+    for (int i = 1; i <= 100; i++) {
+      starts[i] = RowKeys.rowKey(PARENT, Bytes.toBytes(String.format("k%03d", i)));
+    }
+    List<String> kept = userKeys(Presplit.inherited(starts, PARENT, CHILD, 4));
+    assertEquals(List.of("k001", "k026", "k051", "k076"), kept);
+    assertEquals(List.of(), Presplit.inherited(starts, PARENT, CHILD, 0));
+  }
+}
