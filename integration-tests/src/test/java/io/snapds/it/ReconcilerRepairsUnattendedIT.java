@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.snapds.dataset.DatasetEvent;
 import io.snapds.dataset.DatasetProperties;
+import io.snapds.dataset.DatasetStatus;
+import io.snapds.dataset.EventSink;
 import io.snapds.dataset.Reconciler;
 import io.snapds.dataset.Reconciler.ReconcileResult;
 import io.snapds.dataset.RetentionPolicy;
@@ -19,6 +22,7 @@ import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
@@ -85,5 +89,51 @@ class ReconcilerRepairsUnattendedIT {
     locks.release(other.get());
     assertTrue(Reconciler.runOnce(ds, "reconciler-on-host-a", STALE).repaired());
     assertEquals(0, cluster.rawRows(ds.id(), old.id()));
+  }
+
+  @Test
+  void anUndeliveredEventIsRelayedByOnePassAndTheSecondFindsNothing() {
+    SnapshotDataset ds = cluster.datasets().create(MiniCluster.uniqueDataset("reconcile_relay"),
+        DatasetProperties.builder().retention(RetentionPolicy.retainLast(2)).build());
+    writeAndCommit(ds.newSnapshot().begin(), "a", 2);
+    writeAndCommit(ds.newSnapshot().begin(), "b", 2);
+    List<Long> received = new java.util.ArrayList<>();
+    boolean[] down = {true};
+    EventSink broker = batch -> {
+      if (down[0]) {
+        throw new IllegalStateException("broker unreachable");
+      }
+      batch.forEach(e -> received.add(e.sequence()));
+    };
+    // the destination is down: the pass repairs the rest and says the events wait
+    ReconcileResult failed = Reconciler.runOnce(ds, "reconciler-1", STALE, Map.of("broker", broker));
+    assertEquals(0, failed.eventsRelayed());
+    assertTrue(failed.remaining().stream().anyMatch(r -> r.startsWith("relay 'broker' failed")
+        && r.contains("from sequence 1") && r.contains("broker unreachable")), failed.remaining().toString());
+    assertEquals(List.of(), received);
+
+    down[0] = false;
+    writeAndCommit(ds.newSnapshot().begin(), "c", 2); // expires "a": PUBLISHED and EXPIRED
+    long last = ds.status().lastEventSequence();
+    ReconcileResult first = Reconciler.runOnce(ds, "reconciler-1", STALE, Map.of("broker", broker));
+    assertTrue(first.repaired());
+    long afterCleanup = ds.status().lastEventSequence(); // the pass's cleanup wrote CLEANED events
+    assertTrue(afterCleanup > last, "cleanup wrote events: " + last + " -> " + afterCleanup);
+    assertEquals(afterCleanup, first.eventsRelayed(), "the events the pass's own cleanup wrote went out too");
+    assertEquals(List.of(), first.remaining());
+    assertEquals(java.util.stream.LongStream.rangeClosed(1, afterCleanup).boxed().toList(), received);
+    assertEquals(ds.events(0, 1000).stream().map(DatasetEvent::sequence).toList(), received);
+    DatasetStatus status = ds.status();
+    assertEquals(List.of(new DatasetStatus.Delivery("broker", afterCleanup, afterCleanup, 1)), status.deliveries());
+    assertEquals(0, status.deliveries().get(0).undelivered());
+
+    ReconcileResult second = Reconciler.runOnce(ds, "reconciler-1", STALE, Map.of("broker", broker));
+    assertFalse(second.repaired(), "a second pass finds nothing to do: " + second);
+    assertEquals(0, second.eventsRelayed());
+    assertEquals(afterCleanup, received.size(), "nothing delivered twice without a failure");
+    // one event undelivered: status counts it for the relay
+    writeAndCommit(ds.newSnapshot().begin(), "d", 2);
+    DatasetStatus.Delivery lagging = ds.status().deliveries().get(0);
+    assertTrue(lagging.undelivered() >= 1 && !lagging.behindWindow(), lagging.toString());
   }
 }

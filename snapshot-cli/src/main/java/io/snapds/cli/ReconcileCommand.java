@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.snapds.cli.env.Environment;
 import io.snapds.cli.output.Json;
 import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.EventSink;
+import io.snapds.dataset.LogEventSink;
 import io.snapds.dataset.Reconciler;
 import io.snapds.dataset.Reconciler.ReconcileResult;
 import io.snapds.dataset.SnapshotDataset;
@@ -12,13 +14,16 @@ import io.snapds.dataset.SnapshotDatasetException;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "reconcile", mixinStandardHelpOptions = true,
     description = {"Repair what needs no person: abort snapshots whose writer died, set missing cleanup fences, "
-        + "delete what no reader can see, prune the metadata, drop expired waiter and pin rows.",
+        + "delete what no reader can see, prune the metadata, drop expired waiter and pin rows, and (with "
+        + "--relay) relay undelivered outbox events.",
         "Prints what it found, repaired and left (what only a person or time can fix). Safe to run in several "
             + "processes at once (each pass holds the dataset's 'reconciler' lock) and to kill at any point.",
         "Exit code 8 when something is left that needs a person."})
@@ -36,6 +41,17 @@ final class ReconcileCommand extends EnvCommand {
 
   @Option(names = "--json", description = "One JSON object per dataset and pass, one per line.")
   boolean json;
+
+  /** The sinks the command line can relay to (the Kafka sink lives in snapshot-events, not here). */
+  enum RelaySink {
+    /** JSON lines to the SLF4J logger io.snapds.events; its delivered position is named 'log'. */
+    log
+  }
+
+  @Option(names = "--relay", paramLabel = "SINK",
+      description = "Also relay undelivered outbox events to SINK, at least once and in order, recording its "
+          + "delivered position: 'log' (one JSON line per event to the logger io.snapds.events). Repeatable.")
+  List<RelaySink> relays;
 
   @Override
   int run(Environment env) throws InterruptedException {
@@ -55,7 +71,7 @@ final class ReconcileCommand extends EnvCommand {
     for (DatasetId id : ids) {
       ReconcileResult r;
       try (SnapshotDataset ds = env.datasets().open(id)) {
-        r = Reconciler.runOnce(ds, owner, stale);
+        r = Reconciler.runOnce(ds, owner, stale, sinks());
       } catch (SnapshotDatasetException e) {
         if (watch == null && datasets != null && !datasets.isEmpty()) {
           throw e;
@@ -76,6 +92,16 @@ final class ReconcileCommand extends EnvCommand {
     return left;
   }
 
+  private Map<String, EventSink> sinks() {
+    Map<String, EventSink> sinks = new TreeMap<>();
+    for (RelaySink s : relays == null ? List.<RelaySink>of() : relays) {
+      sinks.put(s.name(), switch (s) {
+        case log -> LogEventSink.toLog();
+      });
+    }
+    return sinks;
+  }
+
   private void print(ReconcileResult r) {
     if (r.skippedFor().isPresent()) {
       out().printf("%s: skipped, %s is reconciling it%n", r.dataset(), r.skippedFor().get());
@@ -92,6 +118,9 @@ final class ReconcileCommand extends EnvCommand {
     if (!r.cleanup().cleaned().isEmpty()) {
       out().printf("  repaired: cleaned %s (%,d rows)%n", r.cleanup().cleaned(), r.cleanup().rowsDeleted());
     }
+    r.relayed().stream().filter(x -> x.delivered() > 0).forEach(x -> out().printf(
+        "  repaired: relayed %,d events to '%s' (delivered up to sequence %d)%n", x.delivered(), x.relay(),
+        x.toPosition()));
     r.remaining().forEach(f -> out().println("  left:     " + f));
   }
 
@@ -107,6 +136,13 @@ final class ReconcileCommand extends EnvCommand {
       r.cleanup().cleaned().forEach(s -> cleaned.add(s.value()));
       node.put("rowsDeleted", r.cleanup().rowsDeleted());
     }
+    ArrayNode relayed = node.putArray("relayed");
+    r.relayed().forEach(x -> {
+      ObjectNode relay = relayed.addObject().put("relay", x.relay()).put("fromPosition", x.fromPosition())
+          .put("toPosition", x.toPosition()).put("delivered", x.delivered()).put("undelivered", x.undelivered());
+      x.failure().ifPresentOrElse(f -> relay.put("failure", f), () -> relay.putNull("failure"));
+    });
+    node.put("eventsRelayed", r.eventsRelayed());
     ArrayNode remaining = node.putArray("remaining");
     r.remaining().forEach(remaining::add);
     return node;

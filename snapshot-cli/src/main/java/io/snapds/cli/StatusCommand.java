@@ -20,7 +20,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "status", mixinStandardHelpOptions = true,
     description = {"Show what each dataset is doing: its current snapshot and the age of the last publish, "
         + "snapshots being built and whether their writers live, locks and waiters, and snapshots waiting "
-        + "for cleanup with what holds them.",
+        + "for cleanup with what holds them, and each relay's undelivered outbox events.",
         "Exit code 8 when something needs a repair or a person (listed under ATTENTION)."})
 final class StatusCommand extends EnvCommand {
   @Parameters(paramLabel = "DATASET", arity = "0..*", description = "namespace:name (default: every dataset)")
@@ -97,6 +97,13 @@ final class StatusCommand extends EnvCommand {
       s.awaitingCleanup().forEach(b -> t.row(b.snapshot().id(), b.snapshot().state(), waitsFor(b)));
       t.print(out(), "  ");
     }
+    out().printf("  events:    last sequence %d%n", s.lastEventSequence());
+    if (!s.deliveries().isEmpty()) {
+      TextTable t = new TextTable("RELAY", "DELIVERED UP TO", "UNDELIVERED", "BEHIND WINDOW");
+      s.deliveries().forEach(d -> t.row(d.name(), d.position(), d.undelivered(),
+          d.behindWindow() ? "yes (events " + (d.position() + 1) + ".." + (d.oldestRetained() - 1) + " pruned)" : "no"));
+      t.print(out(), "  ");
+    }
     if (!found.isEmpty()) {
       out().println("  ATTENTION:");
       found.forEach(a -> out().println("    " + a));
@@ -135,6 +142,10 @@ final class StatusCommand extends EnvCommand {
     ArrayNode backlog = node.putArray("awaitingCleanup");
     s.awaitingCleanup().forEach(b -> backlog.addObject().put("id", b.snapshot().id().value())
         .put("state", b.snapshot().state().name()).put("waitsFor", b.waitsFor().name()).put("livePins", b.livePins()));
+    node.put("lastEventSequence", s.lastEventSequence());
+    ArrayNode deliveries = node.putArray("deliveries");
+    s.deliveries().forEach(d -> deliveries.addObject().put("name", d.name()).put("position", d.position())
+        .put("undelivered", d.undelivered()).put("behindWindow", d.behindWindow()));
     ArrayNode attention = node.putArray("attention");
     found.forEach(attention::add);
     return node;

@@ -168,6 +168,24 @@ class HistoryOperationsTest {
         reconcile.toString());
     Cli.Result again = Cli.run("reconcile", id.toString());
     assertEquals(id + ": nothing to do\n", again.out(), again.toString());
+    // the log relay delivers the outbox (PUBLISHED, ABORTED, CLEANED, ...) once, then nothing
+    Cli.Result relayed = Cli.run("reconcile", id.toString(), "--relay", "log", "--json");
+    assertEquals(0, relayed.exitCode(), relayed.toString());
+    long events;
+    try (SnapshotDataset ds = open(id)) {
+      events = ds.status().lastEventSequence();
+    }
+    assertTrue(events >= 3, "events: " + events);
+    com.fasterxml.jackson.databind.JsonNode pass = io.snapds.cli.output.Json.MAPPER.readTree(relayed.out());
+    assertEquals(events, pass.get("eventsRelayed").asLong(), relayed.toString());
+    assertEquals("log", pass.get("relayed").get(0).get("relay").asText());
+    assertEquals(events, pass.get("relayed").get(0).get("toPosition").asLong());
+    Cli.Result relayedAgain = Cli.run("reconcile", id.toString(), "--relay", "log");
+    assertEquals(id + ": nothing to do\n", relayedAgain.out(), relayedAgain.toString());
+    Cli.Result withRelay = Cli.run("status", id.toString());
+    assertTrue(withRelay.outLines().stream().anyMatch(l -> l.trim().matches("log +" + events + " +0 +no")),
+        withRelay.toString());
+    assertEquals(2, Cli.run("reconcile", id.toString(), "--relay", "kafka").exitCode(), "no such sink here");
     Cli.Result repaired = Cli.run("status", id.toString());
     assertEquals(0, repaired.exitCode(), repaired.toString());
     assertTrue(!repaired.out().contains("BUILDING") && !repaired.out().contains("ATTENTION"), repaired.toString());

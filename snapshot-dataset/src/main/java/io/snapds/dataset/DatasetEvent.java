@@ -39,6 +39,20 @@ public record DatasetEvent(int schemaVersion, Type type, DatasetId dataset, long
     UPGRADED
   }
 
+  /** This event as one line of JSON, the form the outbox stores and sinks send (docs/events.md). */
+  public String toJson() {
+    return io.snapds.dataset.store.EventCodec.toJson(this);
+  }
+
+  /**
+   * An event from its JSON form ({@link #toJson()}); fields a later schema version adds are ignored.
+   *
+   * @throws IllegalArgumentException naming the text when it is not an event of a known schema
+   */
+  public static DatasetEvent fromJson(String json) {
+    return io.snapds.dataset.store.EventCodec.fromJson(json);
+  }
+
   public DatasetEvent {
     checkArgument(schemaVersion >= 1, "event schema version must be >= 1, got %s", schemaVersion);
     checkNotNull(type, "type");

@@ -20,14 +20,40 @@ import java.util.Optional;
  * @param building snapshots in state BUILDING
  * @param locks every lock of the dataset (the writer lock, one per source key built)
  * @param awaitingCleanup expired and aborted snapshots whose rows are not deleted yet
+ * @param lastEventSequence the sequence of the dataset's newest outbox event (0 before the first)
+ * @param deliveries the delivered position of every relay and consumer that recorded one
  */
 public record DatasetStatus(DatasetId dataset, Instant at, Optional<SnapshotInfo> current, List<Build> building,
-    List<LockStatus> locks, List<Backlog> awaitingCleanup) {
+    List<LockStatus> locks, List<Backlog> awaitingCleanup, long lastEventSequence, List<Delivery> deliveries) {
 
   public DatasetStatus {
     building = List.copyOf(building);
     locks = List.copyOf(locks);
     awaitingCleanup = List.copyOf(awaitingCleanup);
+    deliveries = List.copyOf(deliveries);
+  }
+
+  /**
+   * How far one relay (or consumer) has got through the outbox.
+   *
+   * @param name its name (row {@code o} + name)
+   * @param position the sequence of the newest event it acknowledged
+   * @param lastSequence the dataset's newest event
+   * @param oldestRetained the oldest event the outbox still holds (0 when none)
+   */
+  public record Delivery(String name, long position, long lastSequence, long oldestRetained) {
+    /** Events written and not yet delivered: {@code lastSequence - position}. */
+    public long undelivered() {
+      return Math.max(0, lastSequence - position);
+    }
+
+    /**
+     * Whether events it has not delivered were pruned: it cannot catch up by itself
+     * ({@link RelayBehindWindowException}).
+     */
+    public boolean behindWindow() {
+      return position < lastSequence && (oldestRetained == 0 || oldestRetained > position + 1);
+    }
   }
 
   /**
@@ -74,7 +100,8 @@ public record DatasetStatus(DatasetId dataset, Instant at, Optional<SnapshotInfo
    * What needs a repair or a person, one line each, empty when all is well: a BUILDING snapshot
    * whose writer is gone or stalled, a lock whose lease expired without release, a snapshot that
    * could be cleaned but was not, a snapshot held by readers although it was published longer
-   * than {@code stale} ago (its expiry time is not recorded).
+   * than {@code stale} ago (its expiry time is not recorded), a relay behind the retained event
+   * window.
    */
   public List<String> attention(Duration stale) {
     List<String> found = new ArrayList<>();
@@ -102,6 +129,13 @@ public record DatasetStatus(DatasetId dataset, Instant at, Optional<SnapshotInfo
         found.add("snapshot " + b.snapshot().id() + " (" + b.snapshot().state() + "), published " + age
             + " ago, is still held from cleanup by " + (b.waitsFor() == Wait.PINS ? b.livePins() + " reader pin(s)"
             : "transaction " + b.oldestReader().map(String::valueOf).orElse("?") + " in progress"));
+      }
+    }
+    for (Delivery d : deliveries) {
+      if (d.behindWindow()) {
+        found.add("relay '" + d.name() + "' delivered events up to " + d.position() + " but the events after it up to "
+            + (d.oldestRetained() - 1) + " were pruned (events.retain.last): resync its consumers, then move it on"
+            + " with Relay.skipTo(" + (d.oldestRetained() - 1) + ")");
       }
     }
     return found;

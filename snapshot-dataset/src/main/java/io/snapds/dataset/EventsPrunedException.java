@@ -11,8 +11,12 @@ public class EventsPrunedException extends SnapshotDatasetException {
   private final long oldestRetained;
 
   public EventsPrunedException(DatasetId dataset, long afterSequence, long oldestRetained) {
-    super("events after sequence " + afterSequence + " of dataset " + dataset
+    this(dataset, afterSequence, oldestRetained, "events after sequence " + afterSequence + " of dataset " + dataset
         + " were pruned (oldest retained: " + oldestRetained + "; see events.retain.last): resync the consumer");
+  }
+
+  protected EventsPrunedException(DatasetId dataset, long afterSequence, long oldestRetained, String message) {
+    super(message);
     this.afterSequence = afterSequence;
     this.oldestRetained = oldestRetained;
   }

@@ -7,15 +7,21 @@ import io.snapds.dataset.lock.LockLease;
 import io.snapds.dataset.lock.LockSettings;
 import io.snapds.dataset.lock.LockTable;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * One unattended repair pass over a dataset (the Java entry point of {@code snapds reconcile}):
  * reads its {@link DatasetStatus}, runs {@link SnapshotDataset#cleanup()} (which aborts BUILDING
  * snapshots whose writer's transaction ended, sets missing cleanup fences, deletes what no
  * reader can see any more, records it, prunes the metadata and drops expired waiter and pin rows
- * it counts), and reads the status again. What it found, what it repaired and what is left
+ * it counts), relays undelivered outbox events to the sinks it was given (each a {@link Relay}
+ * under its own name, once before cleanup so that its pruning never cuts events a relay could
+ * still deliver, and once after it for the events the cleanup wrote), and reads the status
+ * again. What it found, what it repaired and what is left
  * (something only a person or time can fix: a stalled writer, readers still holding a snapshot)
  * come back in a {@link ReconcileResult}.
  *
@@ -39,6 +45,18 @@ public final class Reconciler {
    * @param stale how long readers may hold a snapshot before that is reported as needing attention
    */
   public static ReconcileResult runOnce(SnapshotDataset dataset, String owner, Duration stale) {
+    return runOnce(dataset, owner, stale, Map.of());
+  }
+
+  /**
+   * One pass over {@code dataset} that also relays its undelivered events to each of
+   * {@code relays} (relay name to sink; the name keys the relay's delivered position). A sink
+   * that fails, or a relay behind the retained window, does not stop the pass: it is reported
+   * under {@link ReconcileResult#remaining()} and the next pass tries again from the last
+   * acknowledged position.
+   */
+  public static ReconcileResult runOnce(SnapshotDataset dataset, String owner, Duration stale,
+      Map<String, EventSink> relays) {
     checkArgument(owner != null && !owner.isBlank(), "reconciler owner must not be empty");
     Durations.checkPositive(stale, "stale");
     LockTable locks = dataset.locks();
@@ -51,13 +69,43 @@ public final class Reconciler {
     LeaseKeeper keeper = new LeaseKeeper(locks, lease.get(), settings);
     try {
       DatasetStatus before = dataset.status();
+      Map<String, Relay.RelayResult> relayed = new TreeMap<>();
+      Map<String, String> behind = new TreeMap<>();
+      relay(dataset, relays, relayed, behind);
       CleanupResult cleanup = dataset.cleanup();
-      DatasetStatus after = dataset.status();
+      relay(dataset, relays, relayed, behind);
+      List<String> remaining = new ArrayList<>(dataset.status().attention(stale));
+      relayed.values().forEach(r -> r.failure().ifPresent(f -> remaining.add("relay '" + r.relay()
+          + "' failed (the next pass delivers again from sequence " + (r.toPosition() + 1) + "): " + f)));
+      behind.forEach((name, message) -> { // status lists a relay with a position row already
+        if (remaining.stream().noneMatch(a -> a.startsWith("relay '" + name + "'"))) {
+          remaining.add(message);
+        }
+      });
       return new ReconcileResult(dataset.id(), Optional.empty(), before.attention(stale), cleanup,
-          after.attention(stale));
+          List.copyOf(relayed.values()), remaining);
     } finally {
       keeper.close(); // no renewal after this
       locks.release(keeper.lease());
+    }
+  }
+
+  private static void relay(SnapshotDataset dataset, Map<String, EventSink> relays,
+      Map<String, Relay.RelayResult> results, Map<String, String> behind) {
+    for (Map.Entry<String, EventSink> r : relays.entrySet()) {
+      Relay.RelayResult earlier = results.get(r.getKey());
+      if (earlier != null && earlier.failure().isPresent()) {
+        continue; // one failure per pass: the next pass tries again
+      }
+      if (behind.containsKey(r.getKey())) {
+        continue;
+      }
+      try {
+        Relay.RelayResult now = Relay.of(dataset, r.getKey(), r.getValue()).run();
+        results.put(r.getKey(), earlier == null ? now : earlier.then(now));
+      } catch (RelayBehindWindowException e) {
+        behind.put(r.getKey(), e.getMessage()); // it needs a person
+      }
     }
   }
 
@@ -67,22 +115,34 @@ public final class Reconciler {
    * @param skippedFor the owner of the pass that held the reconciler lock, when this one did nothing
    * @param found what needed attention before the pass
    * @param cleanup what the pass's cleanup did (null when skipped)
+   * @param relayed what each relay of the pass delivered, in relay name order (both of its runs
+   *     together); a relay behind the retained window has none
    * @param remaining what still needs attention after it
    */
   public record ReconcileResult(DatasetId dataset, Optional<String> skippedFor, List<String> found,
-      CleanupResult cleanup, List<String> remaining) {
+      CleanupResult cleanup, List<Relay.RelayResult> relayed, List<String> remaining) {
     public ReconcileResult {
       found = List.copyOf(found);
+      relayed = List.copyOf(relayed);
       remaining = List.copyOf(remaining);
     }
 
     static ReconcileResult skipped(DatasetId dataset, String holder) {
-      return new ReconcileResult(dataset, Optional.of(holder), List.of(), null, List.of());
+      return new ReconcileResult(dataset, Optional.of(holder), List.of(), null, List.of(), List.of());
     }
 
-    /** Whether the pass changed anything: aborted a dead writer or deleted a snapshot's rows. */
+    /** Events the pass's relays delivered, all together. */
+    public long eventsRelayed() {
+      return relayed.stream().mapToLong(Relay.RelayResult::delivered).sum();
+    }
+
+    /**
+     * Whether the pass changed anything: aborted a dead writer, deleted a snapshot's rows or
+     * relayed events.
+     */
     public boolean repaired() {
-      return cleanup != null && (!cleanup.cleaned().isEmpty() || !cleanup.abortedDeadWriters().isEmpty());
+      return cleanup != null && (!cleanup.cleaned().isEmpty() || !cleanup.abortedDeadWriters().isEmpty())
+          || eventsRelayed() > 0;
     }
   }
 }

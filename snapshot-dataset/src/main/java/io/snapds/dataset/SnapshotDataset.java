@@ -362,6 +362,25 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
     return List.copyOf(read(view -> view.events(afterSequence, limit)));
   }
 
+  /**
+   * The delivered position recorded under {@code name} by a {@link Relay} or a consumer: the
+   * sequence of the newest event it acknowledged (or processed); 0 when none is recorded. One row.
+   */
+  public long deliveredPosition(String name) {
+    return read(view -> view.deliveredPosition(name));
+  }
+
+  /**
+   * Moves the delivered position of {@code name} forward to {@code sequence} (never back) in one
+   * metadata transaction, for a consumer that processed the events up to it; returns the
+   * position now recorded. {@link #status()} reports every recorded position.
+   *
+   * @throws IllegalArgumentException if {@code sequence} is negative or after the last event
+   */
+  public long advanceDeliveredPosition(String name, long sequence) {
+    return store.update("advance delivered position of " + name, view -> Relay.advance(view, name, sequence));
+  }
+
   /** Every change of the current pointer that the history horizon keeps, oldest first. */
   public List<HistoryEntry> history() {
     return List.copyOf(read(MetadataView::history));
@@ -544,7 +563,8 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
 
   /**
    * The dataset as an operator sees it now: current snapshot, builds and whether their writers
-   * live, locks, and what each snapshot awaiting cleanup waits for. Changes nothing but the expired waiter and
+   * live, locks, what each snapshot awaiting cleanup waits for, and how far each relay and
+   * consumer got through the outbox (the {@code o} rows, and the oldest event row when there are any). Changes nothing but the expired waiter and
    * pin rows its counts drop. Reads one
    * metadata transaction (the BUILDING and awaiting-cleanup indexes, one record per transaction
    * in progress) and the lock table's lock rows and the pins of the snapshots awaiting cleanup:
@@ -561,7 +581,13 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
             && l.lease().get().token() == s.fencingToken());
         builds.add(new DatasetStatus.Build(s, lock, view.transaction().isInProgress(s.id().value()), held));
       }
-      return new DatasetStatus(id, now, view.currentInfo(), builds, lockRows, Cleanup.backlog(view, locks));
+      List<DatasetStatus.Delivery> deliveries = new java.util.ArrayList<>();
+      java.util.SortedMap<String, Long> positions = view.deliveredPositions();
+      long lastEvent = view.lastEventSequence();
+      long oldestEvent = positions.isEmpty() ? 0 : view.oldestEventSequence();
+      positions.forEach((name, at) -> deliveries.add(new DatasetStatus.Delivery(name, at, lastEvent, oldestEvent)));
+      return new DatasetStatus(id, now, view.currentInfo(), builds, lockRows, Cleanup.backlog(view, locks), lastEvent,
+          deliveries);
     });
   }
 
@@ -623,6 +649,10 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
 
   LockTable locks() {
     return locks;
+  }
+
+  MetadataStore store() {
+    return store;
   }
 
   TransactionSystemClient txClient() {

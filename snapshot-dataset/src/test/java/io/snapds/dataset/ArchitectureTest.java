@@ -90,6 +90,7 @@ class ArchitectureTest {
     undocumented.removeAll(listed);
     Set<String> stale = new TreeSet<>(listed);
     stale.removeAll(inCode);
+    stale.removeIf(name -> !name.startsWith(ROOT + ".")); // other modules' types (snapshot-events) are not imported here
     assertEquals(Set.of(), undocumented, "public types missing from docs/api.md (list them there, or mark them "
         + "@InterfaceAudience.Private)");
     assertEquals(Set.of(), stale, "docs/api.md lists types that are not public API in the code");

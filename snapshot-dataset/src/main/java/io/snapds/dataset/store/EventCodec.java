@@ -16,10 +16,29 @@ import java.util.Optional;
  * docs/events.md). Readers accept any schema version they know the fields of and ignore fields
  * they do not know, so a later version can add fields without breaking older consumers.
  */
-final class EventCodec {
+@org.apache.yetus.audience.InterfaceAudience.Private
+public final class EventCodec {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private EventCodec() {}
+
+  /** The event as one line of JSON (the stored form; see docs/events.md). */
+  public static String toJson(DatasetEvent e) {
+    return new String(encode(e), java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Parses the JSON form of an event (from a sink's message, say).
+   *
+   * @throws IllegalArgumentException naming the text when it is not an event of a known schema
+   */
+  public static DatasetEvent fromJson(String json) {
+    try {
+      return parse(JSON.readTree(json));
+    } catch (IOException | RuntimeException ex) {
+      throw new IllegalArgumentException("not a dataset event (JSON of a known schema): '" + json + "': " + ex, ex);
+    }
+  }
 
   static byte[] encode(DatasetEvent e) {
     ObjectNode n = JSON.createObjectNode();
@@ -41,15 +60,18 @@ final class EventCodec {
 
   static DatasetEvent decode(DatasetId dataset, byte[] row, byte[] json) {
     try {
-      JsonNode n = JSON.readTree(json);
-      return new DatasetEvent(n.get("schema").asInt(), DatasetEvent.Type.valueOf(n.get("type").asText()),
-          DatasetId.parse(n.get("dataset").asText()), n.get("sequence").asLong(),
-          SnapshotId.of(n.get("snapshot").asLong()), text(n, "runId"), text(n, "sourceKey"),
-          n.get("rowCount").asLong(), Instant.parse(n.get("commitTime").asText()));
+      return parse(JSON.readTree(json));
     } catch (IOException | RuntimeException ex) {
       throw new CorruptMetadataException(dataset, org.apache.hadoop.hbase.util.Bytes.toStringBinary(row),
           "event is not valid JSON of a known schema: " + ex);
     }
+  }
+
+  private static DatasetEvent parse(JsonNode n) {
+    return new DatasetEvent(n.get("schema").asInt(), DatasetEvent.Type.valueOf(n.get("type").asText()),
+        DatasetId.parse(n.get("dataset").asText()), n.get("sequence").asLong(),
+        SnapshotId.of(n.get("snapshot").asLong()), text(n, "runId"), text(n, "sourceKey"),
+        n.get("rowCount").asLong(), Instant.parse(n.get("commitTime").asText()));
   }
 
   private static Optional<String> text(JsonNode n, String field) {

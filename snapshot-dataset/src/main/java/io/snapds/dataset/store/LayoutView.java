@@ -51,6 +51,7 @@ final class LayoutView implements MetadataView {
   private final Map<String, Long> fences = new HashMap<>();
   /** Locks whose fence row this view's horizon trim dropped. */
   private final List<String> locksFreed = new ArrayList<>();
+  private final Map<String, Long> positions = new HashMap<>();
   private final Map<Integer, Optional<io.snapds.dataset.schema.Schema>> schemas = new HashMap<>();
   private final Map<Integer, Integer> lastFieldIds = new HashMap<>();
   private final IdIndex committed = new IdIndex(COMMITTED, s -> s.state() == SnapshotState.COMMITTED);
@@ -224,6 +225,50 @@ final class LayoutView implements MetadataView {
       deleted++;
     }
     return deleted;
+  }
+
+  @Override
+  public long oldestEventSequence() {
+    List<MetaRows.Row> first = rows.scan(kindStart(EVENTS), kindStop(EVENTS), false, 1);
+    return first.isEmpty() ? 0 : Bytes.toLong(first.get(0).key(), 1);
+  }
+
+  // ---- delivered positions of relays and consumers ----
+
+  @Override
+  public long deliveredPosition(String name) {
+    return positions.computeIfAbsent(checkPositionName(name), n -> {
+      byte[] row = key(POSITION, n);
+      NavigableMap<byte[], byte[]> cols = rows.get(row);
+      return cols.isEmpty() ? 0L : new MetadataCodec.Columns(dataset, row, cols).longValue("seq");
+    });
+  }
+
+  @Override
+  public void putDeliveredPosition(String name, long sequence) {
+    long last = lastEventSequence();
+    checkArgument(sequence >= 0 && sequence <= last,
+        "delivered position of '%s' must be in 0..%s (the last event of %s), got %s", name, last, dataset, sequence);
+    if (deliveredPosition(name) != sequence) {
+      putOrDelete(key(POSITION, name), POSITION_SEQ, Bytes.toBytes(sequence));
+      positions.put(name, sequence);
+    }
+  }
+
+  @Override
+  public java.util.SortedMap<String, Long> deliveredPositions() {
+    java.util.SortedMap<String, Long> out = new TreeMap<>();
+    for (MetaRows.Row r : rows.scan(kindStart(POSITION), kindStop(POSITION), false, Integer.MAX_VALUE)) {
+      String name = Bytes.toString(r.key(), 1, r.key().length - 1);
+      out.put(name, new MetadataCodec.Columns(dataset, r.key(), r.columns()).longValue("seq"));
+    }
+    out.putAll(positions);
+    return out;
+  }
+
+  private static String checkPositionName(String name) {
+    checkArgument(name != null && !name.isBlank(), "relay or consumer name must not be empty, got '%s'", name);
+    return name;
   }
 
   private void putOrDelete(byte[] row, byte[] q, byte[] value) {

@@ -21,6 +21,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  *   m + schemaId(4)                     a dataset schema: its text form with ids, the last field id
  *   e + sequence(8)                     outbox: one event (JSON, {@link EventCodec}) per change; pointer
  *                                       row column eseq = last sequence (#13)
+ *   o + name                            delivered position of a relay or consumer: column seq = the
+ *                                       sequence of the newest event it acknowledged (#13)
  * </pre>
  * The non-transactional {@code p} row holds the dataset properties (see {@link PropertiesCodec}).
  */
@@ -39,6 +41,7 @@ final class MetadataLayout {
   static final byte PURGE = 'z';
   static final byte SCHEMA = 'm';
   static final byte EVENTS = 'e';
+  static final byte POSITION = 'o';
   static final byte[] STATE_ROW = {STATE};
 
   static final byte[] VERSION = Bytes.toBytes("version");
@@ -59,6 +62,8 @@ final class MetadataLayout {
   static final byte[] PRESENT = {1};
   static final byte[] EVENT_SEQ = Bytes.toBytes("eseq");
   static final byte[] EVENT = Bytes.toBytes("v");
+  /** Position row: the sequence delivered. */
+  static final byte[] POSITION_SEQ = Bytes.toBytes("seq");
 
   private MetadataLayout() {}
 

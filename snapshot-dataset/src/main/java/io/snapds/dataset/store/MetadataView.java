@@ -136,6 +136,21 @@ public interface MetadataView {
   /** Deletes outbox events older than the newest {@code keepLast} (at most 10,000 per call); returns how many. */
   int trimEvents(int keepLast);
 
+  /** The sequence of the oldest event the outbox still holds (one row read); 0 when it holds none. */
+  long oldestEventSequence();
+
+  /**
+   * The delivered position recorded under {@code name} (a relay's or a consumer's, row {@code o} +
+   * name): the sequence of the newest event it acknowledged; 0 when none is recorded.
+   */
+  long deliveredPosition(String name);
+
+  /** Records {@code name}'s delivered position (an event sequence, 0 to {@link #lastEventSequence()}). */
+  void putDeliveredPosition(String name, long sequence);
+
+  /** Every recorded delivered position by name, in name order (one scan of the {@code o} rows). */
+  java.util.SortedMap<String, Long> deliveredPositions();
+
   /** True when something was recorded. */
   boolean changed();
 }
