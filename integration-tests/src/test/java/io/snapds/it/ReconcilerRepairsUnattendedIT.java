@@ -136,4 +136,39 @@ class ReconcilerRepairsUnattendedIT {
     DatasetStatus.Delivery lagging = ds.status().deliveries().get(0);
     assertTrue(lagging.undelivered() >= 1 && !lagging.behindWindow(), lagging.toString());
   }
+
+  /**
+   * A cleanup killed half-way (its cleaning mark written, part of the rows deleted, the record
+   * not yet marked cleaned) is finished by one pass, and a second finds nothing.
+   */
+  @Test
+  void aCleanupInterruptedHalfWayIsFinishedByOnePass() throws Exception {
+    cluster.endLeftoverTransactions();
+    SnapshotDataset ds = cluster.datasets().create(MiniCluster.uniqueDataset("halfclean"),
+        DatasetProperties.builder().retention(RetentionPolicy.retainLast(1)).build());
+    SnapshotInfo old = writeAndCommit(ds.newSnapshot().begin(), "old", 10);
+    SnapshotInfo current = writeAndCommit(ds.newSnapshot().begin(), "current", 3);
+    // what a cleanup killed after its mark and its first deletes leaves behind
+    new io.snapds.dataset.lock.LockTable(cluster.connection(), ds.id().lockTable(), java.time.Clock.systemUTC())
+        .markCleaning(old.id());
+    try (org.apache.hadoop.hbase.client.Table data = cluster.connection().getTable(ds.id().dataTable())) {
+      for (int i = 0; i < 5; i++) {
+        data.delete(new org.apache.hadoop.hbase.client.Delete(
+            io.snapds.dataset.store.RowKeys.rowKey(old.id(), Fixtures.key(i))));
+      }
+    }
+    assertEquals(5, cluster.rawRows(ds.id(), old.id()));
+    assertTrue(ds.snapshot(old.id()).cleanedAt().isEmpty());
+
+    ReconcileResult first = Reconciler.runOnce(ds, "reconciler-1", STALE);
+    assertTrue(first.repaired(), first.toString());
+    assertTrue(first.cleanup().cleaned().contains(old.id()), first.cleanup().toString());
+    assertEquals(0, cluster.rawRows(ds.id(), old.id()), "the rest of its rows are gone");
+    assertTrue(ds.snapshot(old.id()).cleanedAt().isPresent(), "and its record says cleaned");
+    assertEquals(List.of(), first.remaining());
+    assertTrue(Fixtures.observe(ds.readCurrent()).matches(current), "the current snapshot is untouched");
+
+    ReconcileResult second = Reconciler.runOnce(ds, "reconciler-1", STALE);
+    assertFalse(second.repaired(), "a second pass finds nothing to do: " + second);
+  }
 }
