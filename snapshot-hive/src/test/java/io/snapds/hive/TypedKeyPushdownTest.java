@@ -18,8 +18,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Conditions on typed keys (an int key with negative values, a timestamp key) are pushed as key
  * ranges through the schema's order-preserving key encoding: the record readers fetch only the
- * rows in range (the snapds:ROWS_READ counter), and the answer is right. Before, only string and
- * binary keys pushed ranges: an int or timestamp range read every row.
+ * rows in range (the snapds:ROWS_READ counter), and the answer is right; without a key condition
+ * every row is read, so the counter is what the pushdown saved.
  */
 @ExtendWith(MiniClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
