@@ -4,14 +4,20 @@ import io.snapds.cli.env.Environment;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.DatasetProperties;
 import io.snapds.dataset.RetentionPolicy;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.schema.Schema;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "create", mixinStandardHelpOptions = true,
-    description = "Create a dataset (its data, metadata and lock tables).")
+    description = "Create a dataset (its data, metadata and lock tables), with a schema if given.")
 final class CreateCommand extends EnvCommand {
   @Parameters(index = "0", paramLabel = "DATASET", description = "namespace:name (or name, in 'default').")
   DatasetId dataset;
@@ -28,7 +34,22 @@ final class CreateCommand extends EnvCommand {
       description = "Also keep snapshots younger than this (90s, 15m, 12h, 7d).")
   Duration maxAge;
 
+  @ArgGroup(exclusive = true)
+  SchemaSource schemaSource;
+
+  static final class SchemaSource {
+    @Option(names = "--schema", paramLabel = "FIELDS",
+        description = "The rows' typed fields: 'id long key, name string, price decimal(10,2), at timestamp' "
+            + "(types boolean int long float double string bytes decimal(p,s) date timestamp timestamptz; "
+            + "'key' fields form the row key, 'not null' ones are required, others nullable).")
+    String text;
+
+    @Option(names = "--schema-file", paramLabel = "FILE", description = "The same text form, read from a file.")
+    Path file;
+  }
+
   private DatasetProperties properties;
+  private Schema schema;
 
   @Override
   void validate() {
@@ -37,14 +58,31 @@ final class CreateCommand extends EnvCommand {
       retention = retention.withMaxAge(maxAge);
     }
     properties = DatasetProperties.builder().families(families).retention(retention).build();
+    if (schemaSource != null) {
+      schema = Schema.parse(schemaSource.text != null ? schemaSource.text : read(schemaSource.file));
+    }
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file).replaceAll("\\s+", " ").trim();
+    } catch (IOException e) {
+      throw new UserException(ExitCodes.BAD_INPUT, "cannot read schema file " + file + ": " + e, e);
+    }
   }
 
   @Override
   int run(Environment env) {
     env.datasets().create(dataset, properties);
-    out().printf("created dataset %s: families %s, retain last %d%s%n", dataset, properties.families(),
+    if (schema != null) {
+      try (SnapshotDataset ds = env.datasets().open(dataset)) {
+        ds.setSchema(schema);
+      }
+    }
+    out().printf("created dataset %s: families %s, retain last %d%s%s%n", dataset, properties.families(),
         properties.retention().retainLast(),
-        properties.retention().maxAge().map(a -> " and those younger than " + a).orElse(""));
+        properties.retention().maxAge().map(a -> " and those younger than " + a).orElse(""),
+        schema == null ? "" : ", schema 1 [" + schema + "]");
     return ExitCodes.OK;
   }
 }

@@ -58,7 +58,7 @@ final class ErrorReporter implements IExecutionExceptionHandler, IParameterExcep
     if (e instanceof EnvironmentException || e instanceof StorageException) {
       return ExitCodes.UNAVAILABLE;
     }
-    if (e instanceof IllegalArgumentException) {
+    if (e instanceof IllegalArgumentException || e instanceof io.snapds.dataset.schema.SchemaException) {
       return ExitCodes.USAGE;
     }
     return ExitCodes.FAILED;

@@ -10,7 +10,6 @@ import io.snapds.dataset.SnapshotRow;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.apache.hadoop.hbase.util.Bytes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -23,14 +22,14 @@ final class GetCommand extends EnvCommand {
   DatasetId dataset;
 
   @Parameters(index = "1..*", arity = "1..*", paramLabel = "KEY",
-      description = "Row keys (\\xNN for non-printable bytes).")
+      description = "Row keys (\\xNN for non-printable bytes; with a schema: the key fields' values joined by '|').")
   List<String> keys;
 
   @Mixin
   SnapshotSelection selection;
 
   @Option(names = "--columns", split = ",", paramLabel = "FAMILY[:QUALIFIER]",
-      description = "Only these columns or families, comma separated.")
+      description = "Only these columns or families, comma separated (with a schema: field names).")
   List<String> columns = List.of();
 
   @Option(names = "--json", description = "One JSON object per row and line.")
@@ -38,15 +37,16 @@ final class GetCommand extends EnvCommand {
 
   @Override
   int run(Environment env) {
-    List<byte[]> bytes = new ArrayList<>();
-    keys.forEach(k -> bytes.add(Bytes.toBytesBinary(k)));
-    RowScan projection = Columns.project(RowScan.all(), columns);
     try (SnapshotDataset ds = env.datasets().open(dataset)) {
       SnapshotReader reader = selection.reader(ds);
-      RowPrinter printer = RowPrinter.of(out(), json);
+      TypedRead typed = TypedRead.of(ds, reader, columns);
+      List<byte[]> bytes = new ArrayList<>();
+      keys.forEach(k -> bytes.add(typed.key(k)));
+      RowScan projection = typed.scan();
+      RowPrinter printer = typed.printer(out(), json);
       List<String> missing = new ArrayList<>();
       for (int i = 0; i < bytes.size(); i++) {
-        Optional<SnapshotRow> row = columns.isEmpty() ? reader.get(bytes.get(i)) : reader.get(bytes.get(i), projection);
+        Optional<SnapshotRow> row = projection.columns().isEmpty() ? reader.get(bytes.get(i)) : reader.get(bytes.get(i), projection);
         if (row.isPresent()) {
           printer.print(row.get());
         } else {

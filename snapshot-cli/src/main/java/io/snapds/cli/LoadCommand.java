@@ -3,8 +3,10 @@ package io.snapds.cli;
 import io.snapds.cli.env.Environment;
 import io.snapds.cli.load.BadInputException;
 import io.snapds.cli.load.ProgressMeter;
+import io.snapds.cli.load.RecordMapping;
 import io.snapds.cli.load.RecordSource;
 import io.snapds.cli.load.RowMapping;
+import io.snapds.cli.load.SchemaMapping;
 import io.snapds.cli.load.SnapshotLoader;
 import io.snapds.cli.output.Formats;
 import io.snapds.dataset.DatasetId;
@@ -12,6 +14,7 @@ import io.snapds.dataset.NewSnapshot;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotWriter;
+import io.snapds.dataset.schema.Schema;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -20,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.zip.GZIPInputStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,7 +32,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "load", mixinStandardHelpOptions = true,
     description = {"Load a CSV (with a header line) or JSON Lines file into a new snapshot and publish it.",
         "The file is streamed; a bad line stops the load with its line number and nothing is published.",
-        "Each non-key field becomes the cell FAMILY:FIELD with the field's text."})
+        "Each non-key field becomes the cell FAMILY:FIELD with the field's text; in a dataset with a schema,",
+        "each field is parsed as its type and written in the schema's encoding (the key from the key fields)."})
 final class LoadCommand extends EnvCommand {
   @Parameters(index = "0", paramLabel = "DATASET", description = "namespace:name")
   DatasetId dataset;
@@ -36,8 +41,9 @@ final class LoadCommand extends EnvCommand {
   @Parameters(index = "1", paramLabel = "FILE", description = "Input file (.csv, .tsv, .jsonl, .ndjson, .json; .gz too).")
   Path file;
 
-  @Option(names = {"-k", "--key"}, split = ",", required = true, paramLabel = "COLUMN",
-      description = "Key column(s), comma separated; several are joined by --key-separator.")
+  @Option(names = {"-k", "--key"}, split = ",", paramLabel = "COLUMN",
+      description = "Key column(s), comma separated; several are joined by --key-separator. "
+          + "Required without a schema; a dataset with a schema takes its key fields.")
   List<String> keyColumns;
 
   @Option(names = "--key-separator", paramLabel = "SEP", description = "Joins several key columns (default: '|').")
@@ -81,7 +87,9 @@ final class LoadCommand extends EnvCommand {
     if (delimiter == null) {
       delimiter = file.getFileName().toString().toLowerCase().matches(".*\\.tsv(\\.gz)?") ? '\t' : ',';
     }
-    new RowMapping(keyColumns, keySeparator, "d", keepKeyColumns); // validates the key columns
+    if (keyColumns != null) {
+      new RowMapping(keyColumns, keySeparator, "d", keepKeyColumns); // validates the key columns
+    }
   }
 
   @Override
@@ -92,7 +100,7 @@ final class LoadCommand extends EnvCommand {
         throw new IllegalArgumentException("dataset " + dataset + " has no column family '" + fam
             + "' (it has " + ds.properties().families() + ")");
       }
-      RowMapping mapping = new RowMapping(keyColumns, keySeparator, fam, keepKeyColumns);
+      RecordMapping mapping = mapping(ds.schema(), fam, ds.properties().defaultFamily());
       NewSnapshot builder = ds.newSnapshot();
       if (runId != null) {
         builder.runId(runId);
@@ -102,7 +110,8 @@ final class LoadCommand extends EnvCommand {
       }
       boolean terminal = System.console() != null;
       ProgressMeter meter = new ProgressMeter(err(), progress || terminal, terminal);
-      try (SnapshotWriter writer = builder.begin(); RecordSource source = format.open(reader(file), delimiter)) {
+      try (SnapshotWriter writer = builder.begin(); RecordSource source = format.open(reader(file), delimiter,
+          mapping.emptyIsNull())) {
         if (writer.alreadyPublished().isPresent()) {
           SnapshotInfo s = writer.alreadyPublished().get();
           out().printf("dataset %s: %s was published already as snapshot %s; nothing loaded%n", dataset,
@@ -123,6 +132,26 @@ final class LoadCommand extends EnvCommand {
     }
     out().flush();
     return ExitCodes.OK;
+  }
+
+  private RecordMapping mapping(Optional<Schema> schema, String fam, String firstFamily) {
+    if (schema.isEmpty()) {
+      if (keyColumns == null) {
+        throw new UserException(ExitCodes.USAGE, "dataset " + dataset + " has no schema: give the key column(s) "
+            + "with --key");
+      }
+      return new RowMapping(keyColumns, keySeparator, fam, keepKeyColumns);
+    }
+    if (keyColumns != null || keepKeyColumns) {
+      throw new UserException(ExitCodes.USAGE, "dataset " + dataset + " has a schema, whose key fields "
+          + schema.get().keyFields().stream().map(f -> f.name()).toList()
+          + " form the row key: leave out --key and --keep-key-columns");
+    }
+    if (!fam.equals(firstFamily)) {
+      throw new UserException(ExitCodes.USAGE, "dataset " + dataset + " has a schema: its cells are in its first "
+          + "family; leave out --family");
+    }
+    return new SchemaMapping(schema.get(), fam);
   }
 
   private static Reader reader(Path file) throws IOException {

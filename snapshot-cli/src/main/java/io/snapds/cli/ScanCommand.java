@@ -9,7 +9,6 @@ import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotReader;
 import io.snapds.dataset.SnapshotRow;
 import java.util.List;
-import org.apache.hadoop.hbase.util.Bytes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -24,26 +23,25 @@ final class ScanCommand extends EnvCommand {
   @Mixin
   SnapshotSelection selection;
 
-  @Option(names = "--prefix", paramLabel = "KEY", description = "Only rows whose key starts with this.")
+  @Option(names = "--prefix", paramLabel = "KEY",
+      description = "Only rows whose key starts with this (with a schema: the first key field(s), joined by '|').")
   String prefix;
 
-  @Option(names = "--start", paramLabel = "KEY", description = "First key (inclusive).")
+  @Option(names = "--start", paramLabel = "KEY", description = "First key (inclusive; with a schema: typed key values).")
   String start;
 
-  @Option(names = "--stop", paramLabel = "KEY", description = "Last key (exclusive).")
+  @Option(names = "--stop", paramLabel = "KEY", description = "Last key (exclusive; with a schema: typed key values).")
   String stop;
 
   @Option(names = "--columns", split = ",", paramLabel = "FAMILY[:QUALIFIER]",
-      description = "Only these columns or families, comma separated.")
+      description = "Only these columns or families, comma separated (with a schema: field names).")
   List<String> columns = List.of();
 
   @Option(names = "--limit", paramLabel = "N", description = "At most N rows (default: all).")
   long limit;
 
-  @Option(names = "--json", description = "One JSON object per row and line.")
+  @Option(names = "--json", description = "One JSON object per row and line (with a schema: typed fields).")
   boolean json;
-
-  private RowScan scan;
 
   @Override
   void validate() {
@@ -51,20 +49,21 @@ final class ScanCommand extends EnvCommand {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(),
           "--prefix cannot be combined with --start/--stop");
     }
-    RowScan s = RowScan.all().limit(limit);
-    if (prefix != null) {
-      s = s.prefix(Bytes.toBytesBinary(prefix));
-    } else if (start != null || stop != null) {
-      s = s.range(start == null ? null : Bytes.toBytesBinary(start), stop == null ? null : Bytes.toBytesBinary(stop));
-    }
-    scan = Columns.project(s, columns);
+    RowScan.all().limit(limit); // checks the limit before the environment starts
   }
 
   @Override
   int run(Environment env) {
     try (SnapshotDataset ds = env.datasets().open(dataset)) {
       SnapshotReader reader = selection.reader(ds);
-      RowPrinter printer = RowPrinter.of(out(), json);
+      TypedRead typed = TypedRead.of(ds, reader, columns);
+      RowScan scan = typed.scan().limit(limit);
+      if (prefix != null) {
+        scan = scan.prefix(typed.keyPrefix(prefix));
+      } else if (start != null || stop != null) {
+        scan = scan.range(start == null ? null : typed.keyPrefix(start), stop == null ? null : typed.keyPrefix(stop));
+      }
+      RowPrinter printer = typed.printer(out(), json);
       try (RowScanner rows = reader.scan(scan)) {
         for (SnapshotRow row : rows) {
           printer.print(row);

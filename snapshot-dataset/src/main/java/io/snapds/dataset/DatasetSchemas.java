@@ -23,6 +23,17 @@ final class DatasetSchemas {
     return view.currentSchemaId().flatMap(view::schema);
   }
 
+  /** Every recorded schema by id, 1 up to the current one (ids are given in order, never reused). */
+  static java.util.SortedMap<Integer, Schema> all(MetadataView view) {
+    java.util.SortedMap<Integer, Schema> out = new java.util.TreeMap<>();
+    int current = view.currentSchemaId().orElse(0);
+    for (int id = 1; id <= current; id++) {
+      int schemaId = id;
+      view.schema(id).ifPresent(s -> out.put(schemaId, s));
+    }
+    return java.util.Collections.unmodifiableSortedMap(out);
+  }
+
   /**
    * The schema a snapshot was written with; empty when it was written schema-less.
    *

@@ -327,6 +327,14 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
   }
 
   /**
+   * Every schema the dataset recorded, by id in ascending order; the last is the current one.
+   * Empty for a schema-less dataset. One metadata row per schema change (never per publish).
+   */
+  public java.util.SortedMap<Integer, io.snapds.dataset.schema.Schema> schemas() {
+    return read(DatasetSchemas::all);
+  }
+
+  /**
    * Gives a schema-less dataset its first schema (id 1); a no-op if it is already current.
    * Snapshots begun from now on record it. Returns the current schema id.
    *

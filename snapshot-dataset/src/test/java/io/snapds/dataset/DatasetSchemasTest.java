@@ -12,6 +12,7 @@ import io.snapds.dataset.schema.Type;
 import io.snapds.dataset.store.InMemoryMetadataStore;
 import io.snapds.dataset.testing.MutableClock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -52,6 +53,10 @@ class DatasetSchemasTest {
     Schema v3 = schemaOf(s3).orElseThrow();
     assertEquals("1:id int key, 2:n long, 3:label string, 4:day date", v3.toStringWithIds());
     assertEquals(Optional.of(v3), store.read(DatasetSchemas::current));
+    assertEquals(List.of(1, 2, 3), List.copyOf(store.read(DatasetSchemas::all).keySet()));
+    assertEquals(v1, store.read(DatasetSchemas::all).get(1));
+    assertEquals(v3, store.read(DatasetSchemas::all).get(3), "the last one is the current one");
+    assertTrue(new InMemoryMetadataStore(DS, clock).read(DatasetSchemas::all).isEmpty());
 
     // a row of snapshot 1, decoded with snapshot 1's schema, read as the current schema
     RowCodec old = new RowCodec(schemaOf(s1).orElseThrow(), "d");

@@ -11,6 +11,7 @@ import java.util.Properties;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hive.ql.plan.TableScanDesc;
+import org.apache.hadoop.hive.serde.serdeConstants;
 import org.apache.hadoop.hive.serde2.ColumnProjectionUtils;
 import org.apache.hadoop.hive.serde2.SerDeException;
 import org.apache.hadoop.hive.serde2.typeinfo.TypeInfoUtils;
@@ -40,7 +41,7 @@ public final class HiveSnapshotInputFormat implements InputFormat<ImmutableBytes
     SnapshotDatasets datasets = DatasetConnections.datasets(job);
     try {
       SnapshotId snapshot = snapshotForScan(job, table.dataset());
-      List<KeyRange> ranges = new KeyPredicates(new MappedKeyColumn(table.mappings().key()))
+      List<KeyRange> ranges = new KeyPredicates(table.key())
           .rangesOf(job.get(TableScanDesc.FILTER_EXPR_CONF_STR));
       Path[] paths = FileInputFormat.getInputPaths(job);
       SharedScanGuard.check(job, paths);
@@ -76,13 +77,15 @@ public final class HiveSnapshotInputFormat implements InputFormat<ImmutableBytes
       Reporter reporter) throws IOException {
     SnapshotSplit s = (SnapshotSplit) split;
     TableJobSettings table = TableJobSettings.of(job);
-    boolean keysOnly = !ColumnProjectionUtils.isReadAllColumns(job)
-        && ColumnProjectionUtils.getReadColumnIDs(job).stream().allMatch(i -> i == table.mappings().keyIndex());
+    // a schema table decodes whole rows (a non-null field needs its cell), so it never fetches keys only
+    boolean keysOnly = table.keyIndex() >= 0 && !ColumnProjectionUtils.isReadAllColumns(job)
+        && ColumnProjectionUtils.getReadColumnIDs(job).stream().allMatch(i -> i == table.keyIndex());
     return new SnapshotRecordReader(DatasetConnections.datasets(job).connection(), s, keysOnly, CACHING, reporter);
   }
 
   /** The table settings the storage handler put into the job. */
-  record TableJobSettings(DatasetId dataset, ColumnMappings mappings) {
+  /** @param keyIndex the key column's index, or -1 for a schema table (see getRecordReader) */
+  record TableJobSettings(DatasetId dataset, KeyColumn key, int keyIndex) {
     static final String COLUMNS = "snapds.hive.columns";
     static final String COLUMN_TYPES = "snapds.hive.column.types";
 
@@ -94,12 +97,18 @@ public final class HiveSnapshotInputFormat implements InputFormat<ImmutableBytes
       }
       Properties props = new Properties();
       props.setProperty(HiveTableProperties.DATASET, dataset);
-      props.setProperty(HiveTableProperties.COLUMNS_MAPPING, job.get(HiveTableProperties.COLUMNS_MAPPING, ""));
+      String mapping = job.get(HiveTableProperties.COLUMNS_MAPPING);
       try {
+        if (mapping == null) {
+          props.setProperty(serdeConstants.LIST_COLUMNS, job.get(COLUMNS, ""));
+          SchemaTable t = SchemaTable.open(job, props);
+          return new TableJobSettings(DatasetId.parse(dataset), t.keyColumn(), -1);
+        }
+        props.setProperty(HiveTableProperties.COLUMNS_MAPPING, mapping);
         ColumnMappings m = SnapshotSerDe.mappings(props, List.of(job.get(COLUMNS, "").split(",")),
             TypeInfoUtils.getTypeInfosFromTypeString(job.get(COLUMN_TYPES, "")));
-        return new TableJobSettings(DatasetId.parse(dataset), m);
-      } catch (SerDeException e) {
+        return new TableJobSettings(DatasetId.parse(dataset), new MappedKeyColumn(m.key()), m.keyIndex());
+      } catch (SerDeException | RuntimeException e) {
         throw new IOException(e.getMessage(), e);
       }
     }

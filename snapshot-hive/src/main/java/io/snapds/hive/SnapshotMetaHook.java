@@ -36,6 +36,27 @@ final class SnapshotMetaHook extends DefaultHiveMetaHook {
         && table.getSd().getSerdeInfo().getParameters() != null) {
       props.putAll(table.getSd().getSerdeInfo().getParameters());
     }
+    if (SchemaTable.isSchemaTable(props)) {
+      try {
+        // Hive asked the SerDe for the columns of a CREATE TABLE without a column list; a list
+        // given by hand must be the schema's, as the columns follow the dataset schema
+        SchemaTable schemaTable = SchemaTable.open(conf, props);
+        List<String> given = new ArrayList<>();
+        table.getSd().getCols().forEach(f -> given.add(f.getName() + " " + f.getType()));
+        List<String> schemaColumns = new ArrayList<>();
+        for (int i = 0; i < schemaTable.columnNames().size(); i++) {
+          schemaColumns.add(schemaTable.columnNames().get(i) + " " + schemaTable.columnTypes().get(i).getTypeName());
+        }
+        if (!given.isEmpty() && !given.equals(schemaColumns)) {
+          throw new IllegalArgumentException("the columns " + given + " are not those of the dataset's schema "
+              + schemaColumns + ": leave the column list out (the table takes the schema's), or map columns with "
+              + HiveTableProperties.COLUMNS_MAPPING);
+        }
+      } catch (RuntimeException e) {
+        throw metaException("table " + table.getTableName() + ": " + e.getMessage(), e);
+      }
+      return;
+    }
     List<String> names = new ArrayList<>();
     List<TypeInfo> types = new ArrayList<>();
     for (FieldSchema f : table.getSd().getCols()) {

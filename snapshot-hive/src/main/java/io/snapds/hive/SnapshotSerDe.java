@@ -22,12 +22,15 @@ import org.apache.hadoop.hive.serde2.objectinspector.primitive.PrimitiveObjectIn
 import org.apache.hadoop.io.Writable;
 
 /**
- * Maps snapshot rows to Hive rows and back, column by column as {@code snapds.columns.mapping}
- * says (see {@link ColumnMappings} and {@link ValueEncoding}). A missing cell is NULL; writing a
- * NULL writes no cell. Rows are Java lists read through Hive's standard Java object inspectors.
+ * Maps snapshot rows to Hive rows and back. A table with {@code snapds.columns.mapping} maps
+ * column by column as the mapping says (see {@link ColumnMappings} and {@link ValueEncoding}; a
+ * missing cell is NULL, writing a NULL writes no cell). A table without one takes its columns
+ * from the dataset's schema and decodes each row with the schema its snapshot was written with
+ * ({@link SchemaTable}). Rows are Java lists read through Hive's standard Java object inspectors.
  */
 public final class SnapshotSerDe extends AbstractSerDe {
   private ColumnMappings mappings;
+  private SchemaTable schemaTable;
   private StructObjectInspector inspector;
   private List<Object> row;
 
@@ -35,12 +38,27 @@ public final class SnapshotSerDe extends AbstractSerDe {
   public void initialize(Configuration conf, Properties tableProperties, Properties partitionProperties)
       throws SerDeException {
     super.initialize(conf, tableProperties, partitionProperties);
-    this.mappings = mappings(properties, getColumnNames(), getColumnTypes());
-    List<ObjectInspector> fields = new ArrayList<>();
-    for (ColumnMapping c : mappings.columns()) {
-      fields.add(PrimitiveObjectInspectorFactory.getPrimitiveJavaObjectInspector(c.type()));
+    List<String> names;
+    List<org.apache.hadoop.hive.serde2.typeinfo.TypeInfo> types;
+    if (SchemaTable.isSchemaTable(properties)) {
+      try {
+        this.schemaTable = SchemaTable.open(conf, properties);
+      } catch (RuntimeException e) { // SnapshotDatasetException, IllegalArgumentException
+        throw new SerDeException(e.getMessage(), e);
+      }
+      names = schemaTable.columnNames();
+      types = schemaTable.columnTypes();
+    } else {
+      this.mappings = mappings(properties, getColumnNames(), getColumnTypes());
+      names = getColumnNames();
+      types = getColumnTypes();
     }
-    this.inspector = ObjectInspectorFactory.getStandardStructObjectInspector(getColumnNames(), fields);
+    List<ObjectInspector> fields = new ArrayList<>();
+    for (org.apache.hadoop.hive.serde2.typeinfo.TypeInfo t : types) {
+      fields.add(PrimitiveObjectInspectorFactory.getPrimitiveJavaObjectInspector(
+          (org.apache.hadoop.hive.serde2.typeinfo.PrimitiveTypeInfo) t));
+    }
+    this.inspector = ObjectInspectorFactory.getStandardStructObjectInspector(names, fields);
     this.row = new ArrayList<>(Arrays.asList(new Object[fields.size()]));
   }
 
@@ -60,8 +78,9 @@ public final class SnapshotSerDe extends AbstractSerDe {
     }
   }
 
-  public ColumnMappings mappings() {
-    return mappings;
+  /** The key column that conditions are pushed on. */
+  KeyColumn keyColumn() {
+    return schemaTable != null ? schemaTable.keyColumn() : new MappedKeyColumn(mappings.key());
   }
 
   @Override
@@ -76,6 +95,15 @@ public final class SnapshotSerDe extends AbstractSerDe {
 
   @Override
   public Object deserialize(Writable blob) throws SerDeException {
+    if (schemaTable != null) {
+      HiveSnapshotRow h = (HiveSnapshotRow) blob;
+      try {
+        schemaTable.decode(h.row(), h.snapshot(), row);
+      } catch (RuntimeException e) { // a cell that does not decode as its field's type
+        throw new SerDeException(e.getMessage(), e);
+      }
+      return row;
+    }
     SnapshotRow r = blob instanceof HiveSnapshotRow h ? h.row() : ((SnapshotRowWritable) blob).get();
     List<ColumnMapping> cols = mappings.columns();
     for (int i = 0; i < cols.size(); i++) {
@@ -88,6 +116,11 @@ public final class SnapshotSerDe extends AbstractSerDe {
 
   @Override
   public Writable serialize(Object obj, ObjectInspector objInspector) throws SerDeException {
+    if (schemaTable != null) {
+      throw new SerDeException("table over dataset " + properties.getProperty(HiveTableProperties.DATASET)
+          + " takes its columns from the dataset's schema; writing it from Hive is not supported yet: write "
+          + "through the Java API, MapReduce, the CDAP sink or 'snapds load'");
+    }
     StructObjectInspector soi = (StructObjectInspector) objInspector;
     List<? extends StructField> fields = soi.getAllStructFieldRefs();
     List<ColumnMapping> cols = mappings.columns();

@@ -106,11 +106,15 @@ public class SnapshotStorageHandler extends DefaultStorageHandler implements Hiv
   }
 
   private static void copyTableSettings(Properties table, Map<String, String> jobProperties) {
-    jobProperties.put(HiveTableProperties.DATASET, table.getProperty(HiveTableProperties.DATASET));
-    jobProperties.put(HiveTableProperties.COLUMNS_MAPPING, table.getProperty(HiveTableProperties.COLUMNS_MAPPING));
-    jobProperties.put(HiveSnapshotInputFormat.TableJobSettings.COLUMNS, table.getProperty(serdeConstants.LIST_COLUMNS));
+    // not the table's snapshot selection: the job's settings are shared by every table of the query
+    for (String key : new String[] {HiveTableProperties.DATASET, HiveTableProperties.COLUMNS_MAPPING}) {
+      if (table.getProperty(key) != null) {
+        jobProperties.put(key, table.getProperty(key));
+      }
+    }
+    jobProperties.put(HiveSnapshotInputFormat.TableJobSettings.COLUMNS, table.getProperty(serdeConstants.LIST_COLUMNS, ""));
     jobProperties.put(HiveSnapshotInputFormat.TableJobSettings.COLUMN_TYPES,
-        table.getProperty(serdeConstants.LIST_COLUMN_TYPES));
+        table.getProperty(serdeConstants.LIST_COLUMN_TYPES, ""));
   }
 
   /**
@@ -135,7 +139,7 @@ public class SnapshotStorageHandler extends DefaultStorageHandler implements Hiv
 
   @Override
   public DecomposedPredicate decomposePredicate(JobConf jobConf, Deserializer deserializer, ExprNodeDesc predicate) {
-    return new KeyPredicates(new MappedKeyColumn(((SnapshotSerDe) deserializer).mappings().key())).decompose(predicate);
+    return new KeyPredicates(((SnapshotSerDe) deserializer).keyColumn()).decompose(predicate);
   }
 
   /**

@@ -11,10 +11,12 @@ import java.util.Optional;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
+import org.apache.commons.csv.QuoteMode;
 
 /**
  * CSV with a header line naming the columns (RFC 4180 quoting, via Commons CSV). Every record
- * must have as many fields as the header; an empty field is an empty value.
+ * must have as many fields as the header; an empty field is an empty value, or null when opened
+ * with empty-is-null (then a quoted {@code ""} is the empty string).
  */
 final class CsvRecordSource implements RecordSource {
   private final CSVParser parser;
@@ -27,10 +29,15 @@ final class CsvRecordSource implements RecordSource {
     this.header = header;
   }
 
-  static CsvRecordSource open(Reader reader, char delimiter) throws BadInputException, IOException {
-    CSVFormat format = CSVFormat.RFC4180.builder().setDelimiter(delimiter).setHeader().setSkipHeaderRecord(true)
-        .setAllowDuplicateHeaderNames(false).setAllowMissingColumnNames(false).setIgnoreSurroundingSpaces(false)
-        .build();
+  static CsvRecordSource open(Reader reader, char delimiter, boolean emptyIsNull) throws BadInputException, IOException {
+    CSVFormat.Builder builder = CSVFormat.RFC4180.builder().setDelimiter(delimiter).setHeader()
+        .setSkipHeaderRecord(true).setAllowDuplicateHeaderNames(false).setAllowMissingColumnNames(false)
+        .setIgnoreSurroundingSpaces(false);
+    if (emptyIsNull) {
+      // Commons CSV tells a quoted "" from an empty field only in a strict quote mode
+      builder.setNullString("").setQuoteMode(QuoteMode.ALL_NON_NULL);
+    }
+    CSVFormat format = builder.build();
     CSVParser parser;
     ReadFailures file = new ReadFailures(reader);
     try {

@@ -18,12 +18,17 @@ import java.util.Optional;
  */
 final class JsonLinesRecordSource implements RecordSource {
   private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final ObjectMapper EXACT =
+      new ObjectMapper().enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
   private final BufferedReader reader;
+  private final ObjectMapper mapper;
   private long line;
 
-  JsonLinesRecordSource(Reader reader) {
+  /** @param exactNumbers numbers with a fraction or exponent as their exact decimal text, not through a double */
+  JsonLinesRecordSource(Reader reader, boolean exactNumbers) {
     this.reader = reader instanceof BufferedReader b ? b : new BufferedReader(reader);
+    this.mapper = exactNumbers ? EXACT : MAPPER;
   }
 
   @Override
@@ -38,7 +43,7 @@ final class JsonLinesRecordSource implements RecordSource {
     } while (text.isBlank());
     JsonNode node;
     try {
-      node = MAPPER.readTree(text);
+      node = mapper.readTree(text);
     } catch (JsonProcessingException e) {
       throw new BadInputException(line, "malformed JSON: " + e.getOriginalMessage());
     }

@@ -25,7 +25,15 @@ public interface RecordSource extends AutoCloseable {
     CSV, JSONL;
 
     public RecordSource open(Reader reader, char delimiter) throws BadInputException, IOException {
-      return this == CSV ? CsvRecordSource.open(reader, delimiter) : new JsonLinesRecordSource(reader);
+      return open(reader, delimiter, false);
+    }
+
+    /**
+     * @param typed for a dataset with a schema: an empty unquoted CSV field is null (a quoted
+     *     {@code ""} the empty string), and JSON numbers keep their exact digits (no double in between)
+     */
+    public RecordSource open(Reader reader, char delimiter, boolean typed) throws BadInputException, IOException {
+      return this == CSV ? CsvRecordSource.open(reader, delimiter, typed) : new JsonLinesRecordSource(reader, typed);
     }
 
     /** CSV for {@code .csv}/{@code .tsv}/{@code .txt}, JSON Lines for {@code .jsonl}/{@code .ndjson}/{@code .json}. */

@@ -2,6 +2,7 @@ package io.snapds.cli.load;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import io.snapds.dataset.SnapshotWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +12,7 @@ import java.util.StringJoiner;
  * How a record becomes a row: the key is the key columns' values joined by a separator; every
  * other field becomes a cell {@code family:fieldName} holding the field's UTF-8 text.
  */
-public final class RowMapping {
+public final class RowMapping implements RecordMapping {
   private final List<String> keyColumns;
   private final String separator;
   private final String family;
@@ -52,6 +53,23 @@ public final class RowMapping {
 
   public static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public void write(InputRecord r, SnapshotWriter writer) throws BadInputException {
+    byte[] key = key(r);
+    if (valueCount(r.fields()) == 0) {
+      throw new BadInputException(r.line(), "no value besides the key columns (a row needs at least one cell)");
+    }
+    for (Map.Entry<String, String> f : r.fields().entrySet()) {
+      if (isValueField(f.getKey())) {
+        try {
+          writer.put(key, family, bytes(f.getKey()), bytes(f.getValue()));
+        } catch (IllegalArgumentException e) {
+          throw new BadInputException(r.line(), e.getMessage());
+        }
+      }
+    }
   }
 
   /** Number of value cells of a record. */

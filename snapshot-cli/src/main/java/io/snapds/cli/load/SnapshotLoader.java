@@ -2,7 +2,6 @@ package io.snapds.cli.load;
 
 import io.snapds.dataset.SnapshotWriter;
 import java.io.IOException;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -11,10 +10,10 @@ import java.util.Optional;
  * aborts by closing the writer).
  */
 public final class SnapshotLoader {
-  private final RowMapping mapping;
+  private final RecordMapping mapping;
   private final ProgressMeter progress;
 
-  public SnapshotLoader(RowMapping mapping, ProgressMeter progress) {
+  public SnapshotLoader(RecordMapping mapping, ProgressMeter progress) {
     this.mapping = mapping;
     this.progress = progress;
   }
@@ -27,20 +26,7 @@ public final class SnapshotLoader {
     long rows = 0;
     Optional<InputRecord> next;
     while ((next = source.next()).isPresent()) {
-      InputRecord r = next.get();
-      byte[] key = mapping.key(r);
-      if (mapping.valueCount(r.fields()) == 0) {
-        throw new BadInputException(r.line(), "no value besides the key columns (a row needs at least one cell)");
-      }
-      for (Map.Entry<String, String> f : r.fields().entrySet()) {
-        if (mapping.isValueField(f.getKey())) {
-          try {
-            writer.put(key, mapping.family(), RowMapping.bytes(f.getKey()), RowMapping.bytes(f.getValue()));
-          } catch (IllegalArgumentException e) {
-            throw new BadInputException(r.line(), e.getMessage());
-          }
-        }
-      }
+      mapping.write(next.get(), writer);
       rows++;
       progress.update(rows);
     }

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotRow;
+import io.snapds.dataset.schema.Field;
+import io.snapds.dataset.schema.Schema;
+import io.snapds.dataset.schema.SchemaRecord;
 import java.io.PrintWriter;
 import org.apache.hadoop.hbase.util.Bytes;
 
@@ -27,6 +30,28 @@ public final class Json {
     return node;
   }
 
+  /** A typed record: one member per field of its schema, in order, each as {@link ValueText#json}. */
+  public static ObjectNode record(SchemaRecord record) {
+    ObjectNode node = MAPPER.createObjectNode();
+    for (Field f : record.schema().fields()) {
+      node.set(f.name(), ValueText.json(f, record.get(f.name())));
+    }
+    return node;
+  }
+
+  /** A schema: its id, text form and fields (name, id, type, key, nullable). */
+  public static ObjectNode schema(int id, Schema schema) {
+    ObjectNode node = MAPPER.createObjectNode();
+    node.put("id", id);
+    node.put("schema", schema.toString());
+    ArrayNode fields = node.putArray("fields");
+    for (Field f : schema.fields()) {
+      fields.addObject().put("id", f.id()).put("name", f.name()).put("type", f.type().toString())
+          .put("key", f.isKey()).put("nullable", f.isNullable());
+    }
+    return node;
+  }
+
   public static ObjectNode snapshot(SnapshotInfo s, boolean current) {
     ObjectNode node = MAPPER.createObjectNode();
     node.put("id", s.id().value());
@@ -45,6 +70,7 @@ public final class Json {
     ObjectNode summary = node.putObject("summary");
     s.summary().forEach(summary::put);
     s.cleanedAt().ifPresent(t -> node.put("cleanedAt", t.toString()));
+    s.schemaId().ifPresent(id -> node.put("schema", id));
     return node;
   }
 

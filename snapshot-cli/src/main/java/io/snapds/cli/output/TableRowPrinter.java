@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Function;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -18,18 +19,31 @@ final class TableRowPrinter implements RowPrinter {
   private static final int SAMPLE = 100;
 
   private final PrintWriter out;
+  private final List<String> fixedColumns;
+  private final Function<SnapshotRow, Map<String, String>> cells;
   private final List<Map<String, String>> sample = new ArrayList<>();
   private List<String> columns;
   private int[] widths;
   private long count;
 
+  /** Raw rows: a KEY column, then every {@code family:qualifier} of the sample, sorted. */
   TableRowPrinter(PrintWriter out) {
+    this(out, null, TableRowPrinter::cells);
+  }
+
+  /**
+   * @param fixedColumns the columns in this order (null: KEY and the sample's, sorted)
+   * @param cells a row's cells by column name
+   */
+  TableRowPrinter(PrintWriter out, List<String> fixedColumns, Function<SnapshotRow, Map<String, String>> cells) {
     this.out = out;
+    this.fixedColumns = fixedColumns == null ? null : List.copyOf(fixedColumns);
+    this.cells = cells;
   }
 
   @Override
   public void print(SnapshotRow row) {
-    Map<String, String> cells = cells(row);
+    Map<String, String> cells = this.cells.apply(row);
     count++;
     if (columns == null) {
       sample.add(cells);
@@ -56,12 +70,16 @@ final class TableRowPrinter implements RowPrinter {
   }
 
   private void layout() {
-    TreeSet<String> names = new TreeSet<>();
-    sample.forEach(c -> names.addAll(c.keySet()));
-    names.remove("KEY");
-    columns = new ArrayList<>();
-    columns.add("KEY");
-    columns.addAll(names);
+    if (fixedColumns != null) {
+      columns = fixedColumns;
+    } else {
+      TreeSet<String> names = new TreeSet<>();
+      sample.forEach(c -> names.addAll(c.keySet()));
+      names.remove("KEY");
+      columns = new ArrayList<>();
+      columns.add("KEY");
+      columns.addAll(names);
+    }
     widths = new int[columns.size()];
     for (int i = 0; i < widths.length; i++) {
       widths[i] = columns.get(i).length();

@@ -12,10 +12,14 @@ import org.apache.hadoop.hbase.util.Bytes;
  * ({@link KeyCodec}); every other non-null field is one cell in one column family (the dataset's
  * first, by convention), its qualifier the field's name in UTF-8 and its value as
  * {@link ValueCodec} encodes it. A null field has no cell. Cells whose qualifier is not a field of
- * the schema are ignored when decoding (they belong to another schema, or to raw writers).
+ * the schema are ignored when decoding (they belong to another schema, or to raw writers). A row
+ * whose non-key fields are all null (or that has none) gets one cell with an empty qualifier and
+ * an empty value, so that it exists; no field has an empty name, so decoding ignores it.
  * Immutable and thread-safe.
  */
 public final class RowCodec {
+  private static final byte[] ROW_MARKER = new byte[0];
+
   private final Schema schema;
   private final byte[] family;
   private final KeyCodec keys;
@@ -54,6 +58,9 @@ public final class RowCodec {
       if (!f.isKey() && v != null) {
         cells.put(qualifiers[i], ValueCodec.encode(f, v));
       }
+    }
+    if (cells.isEmpty()) {
+      cells.put(ROW_MARKER, ROW_MARKER); // a row without cells would not exist in HBase
     }
     NavigableMap<byte[], NavigableMap<byte[], byte[]>> families = new TreeMap<>(Bytes.BYTES_COMPARATOR);
     families.put(family, cells);

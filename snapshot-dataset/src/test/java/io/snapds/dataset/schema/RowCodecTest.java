@@ -60,6 +60,17 @@ class RowCodecTest {
   }
 
   @Test
+  void aRowOfOnlyKeyAndNullsKeepsOneEmptyCellSoThatItExists() {
+    RowCodec keyed = new RowCodec(Schema.parse("id long key, s string"), "d");
+    SnapshotRow row = keyed.encode(Map.of("id", 7L));
+    assertEquals(1, row.columnCount(), "a row without cells would not be written at all");
+    assertArrayEquals(new byte[0], row.value(Bytes.toBytes("d"), new byte[0]));
+    assertEquals(SchemaRecord.of(keyed.schema(), Map.of("id", 7L)), keyed.decode(row));
+    assertEquals(1, new RowCodec(Schema.parse("id long key"), "d").encode(Map.of("id", 1L)).columnCount());
+    assertEquals(1, keyed.encode(Map.of("id", 7L, "s", "x")).columnCount(), "no marker beside a real cell");
+  }
+
+  @Test
   void badRecordsAreRefusedNamingFieldAndValue() {
     InvalidValueException nullKey = assertThrows(InvalidValueException.class,
         () -> codec.encode(Map.of("seen", Instant.EPOCH)));

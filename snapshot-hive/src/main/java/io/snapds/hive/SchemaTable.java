@@ -1,0 +1,132 @@
+package io.snapds.hive;
+
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotRow;
+import io.snapds.dataset.mapreduce.SnapshotSelector;
+import io.snapds.dataset.schema.Field;
+import io.snapds.dataset.schema.RowCodec;
+import io.snapds.dataset.schema.Schema;
+import io.snapds.dataset.schema.SchemaRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hive.serde2.typeinfo.TypeInfo;
+
+/**
+ * A Hive table over a dataset with a schema (a table without {@code snapds.columns.mapping}). Its
+ * columns are the fields of the <em>table schema</em>: the schema of the snapshot that the table
+ * property or session setting {@code snapds.snapshot.id} / {@code snapds.snapshot.asof} selects,
+ * else the dataset's current schema ({@link HiveTypes} says which Hive type each field has).
+ * A row of any snapshot (a {@code FOR SYSTEM_VERSION AS OF} reads an older one) decodes with the
+ * schema that snapshot was written with, projected onto the table schema by field id: a field
+ * renamed since reads under its new name, a field added since reads NULL, an int widened to long
+ * reads as that long.
+ */
+final class SchemaTable {
+  private final Configuration conf;
+  private final DatasetId dataset;
+  private final Schema schema;
+  private final String family;
+  /** The write schema of each snapshot read so far, as a codec (a query reads one or a few). */
+  private final Map<SnapshotId, RowCodec> written = new ConcurrentHashMap<>();
+
+  private SchemaTable(Configuration conf, DatasetId dataset, Schema schema, String family) {
+    this.conf = conf;
+    this.dataset = dataset;
+    this.schema = schema;
+    this.family = family;
+    schema.fields().forEach(f -> HiveTypes.typeInfo(f.type()));
+  }
+
+  /** Whether the table takes its columns from the dataset's schema: it has no column mapping. */
+  static boolean isSchemaTable(Properties table) {
+    return table.getProperty(HiveTableProperties.COLUMNS_MAPPING) == null;
+  }
+
+  /**
+   * The table over the dataset the properties name, with the schema they select.
+   *
+   * @throws IllegalArgumentException when the dataset property is missing or bad, or the dataset
+   *     has no schema (the message names the mapping to use instead)
+   * @throws io.snapds.dataset.SnapshotDatasetException when the dataset or the snapshot cannot be read
+   */
+  static SchemaTable open(Configuration conf, Properties table) {
+    String name = table.getProperty(HiveTableProperties.DATASET);
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException("table property " + HiveTableProperties.DATASET
+          + " is missing: name the dataset as 'namespace:name'");
+    }
+    DatasetId id = DatasetId.parse(name);
+    SnapshotSelector selector = SnapshotSettings.fromSettings(table, conf);
+    try (SnapshotDataset dataset = DatasetConnections.datasets(conf).open(id)) {
+      Optional<Schema> schema = selector.equals(SnapshotSelector.current()) ? dataset.schema()
+          : dataset.schema(QueryPins.resolve(conf, id, selector));
+      if (schema.isEmpty()) {
+        throw new IllegalArgumentException("dataset " + id + " has no schema: give the table a column list and "
+            + HiveTableProperties.COLUMNS_MAPPING + " (e.g. ':key,d:price'), or give the dataset a schema");
+      }
+      return new SchemaTable(conf, id, schema.get(), dataset.properties().defaultFamily());
+    }
+  }
+
+  Schema schema() {
+    return schema;
+  }
+
+  List<String> columnNames() {
+    List<String> out = new ArrayList<>();
+    schema.fields().forEach(f -> out.add(f.name()));
+    return out;
+  }
+
+  List<TypeInfo> columnTypes() {
+    List<TypeInfo> out = new ArrayList<>();
+    schema.fields().forEach(f -> out.add(HiveTypes.typeInfo(f.type())));
+    return out;
+  }
+
+  KeyColumn keyColumn() {
+    return new SchemaKeyColumn(schema);
+  }
+
+  /**
+   * Decodes {@code row} of {@code snapshot} into {@code into}, one Hive value per column.
+   *
+   * @throws io.snapds.dataset.schema.InvalidValueException if a cell does not decode as its type
+   * @throws IllegalStateException if the snapshot has no schema
+   */
+  void decode(SnapshotRow row, SnapshotId snapshot, List<Object> into) {
+    RowCodec codec = written.computeIfAbsent(snapshot, this::writtenWith);
+    SchemaRecord record = codec.decode(row);
+    List<Field> fields = schema.fields();
+    for (int i = 0; i < fields.size(); i++) {
+      Field f = fields.get(i);
+      Optional<Field> then = record.schema().findField(f.id());
+      into.set(i, then.isEmpty() ? null : HiveTypes.toHive(f, widen(f, record.get(then.get().name()))));
+    }
+  }
+
+  private RowCodec writtenWith(SnapshotId snapshot) {
+    try (SnapshotDataset ds = DatasetConnections.datasets(conf).open(dataset)) {
+      return new RowCodec(ds.schema(snapshot).orElseThrow(() -> new IllegalStateException("snapshot " + snapshot
+          + " of " + dataset + " has no schema: it was written without one")), family);
+    }
+  }
+
+  /** A value of an older, narrower type of the field (int for long, float for double) as its type now. */
+  private static Object widen(Field f, Object v) {
+    if (v instanceof Integer i && f.type().kind() == io.snapds.dataset.schema.Type.Kind.LONG) {
+      return i.longValue();
+    }
+    if (v instanceof Float x && f.type().kind() == io.snapds.dataset.schema.Type.Kind.DOUBLE) {
+      return x.doubleValue();
+    }
+    return v;
+  }
+}
