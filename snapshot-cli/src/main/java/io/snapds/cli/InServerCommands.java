@@ -17,12 +17,32 @@ import picocli.CommandLine.ParseResult;
  * <p>Left to the client's own JVM (the answer is "empty"): {@code load} (it reads standard input
  * and files named relative to the client's directory), {@code demo} (long, and it manages its own
  * environment), {@code server} (it manages this server), {@code reconcile --watch} (it runs until
- * stopped), commands for a cluster or another home, and Kerberos logins.
+ * stopped), any command given a file ({@code create --schema-file}), commands for a cluster or
+ * another home, and Kerberos logins.
  */
 final class InServerCommands {
   private static final Set<String> OWN_JVM = Set.of("load", "demo", "server");
 
   private InServerCommands() {}
+
+  /**
+   * Whether the command was given a file (a {@code Path} or {@code File} option or parameter, such
+   * as {@code create --schema-file}): a relative name means the client's directory, and the
+   * file is the client's to read, so the command runs in the client's own JVM.
+   */
+  private static boolean namesAFile(ParseResult command) {
+    for (ParseResult p = command; p != null; p = p.hasSubcommand() ? p.subcommand() : null) {
+      List<CommandLine.Model.ArgSpec> given = new ArrayList<>(p.matchedOptions());
+      given.addAll(p.matchedPositionals());
+      for (CommandLine.Model.ArgSpec arg : given) {
+        Class<?> type = arg.typeInfo().getType();
+        if (Path.class.isAssignableFrom(type) || java.io.File.class.isAssignableFrom(type)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
 
   static OptionalInt run(List<String> args, Path home, Environment env, PrintWriter out, PrintWriter err) {
     CommandLine probe = SnapdsCommand.commandLine(options -> {
@@ -34,7 +54,8 @@ final class InServerCommands {
       ParseResult parsed = probe.parseArgs(args.toArray(String[]::new));
       if (parsed.hasSubcommand()) {
         String name = parsed.subcommand().commandSpec().name();
-        if (OWN_JVM.contains(name) || (name.equals("reconcile") && args.contains("--watch"))) {
+        if (OWN_JVM.contains(name) || (name.equals("reconcile") && args.contains("--watch"))
+            || namesAFile(parsed.subcommand())) {
           return OptionalInt.empty();
         }
       }

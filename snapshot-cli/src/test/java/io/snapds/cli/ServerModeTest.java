@@ -209,5 +209,11 @@ class ServerModeTest {
     assertEquals(0, load.result().exitCode(), load.result().toString());
     assertEquals(20, history("shop:b").get(0).get("rows").asLong());
     assertEquals(before + commands.size() + 1 + 4 + 1, commandsRunInServer(), "the load ran in its own JVM");
+
+    // a file named relative to the client's directory is read there: that command runs in its own JVM
+    Files.writeString(tmp.resolve("typed.schema"), "id long key, name string");
+    Cli.Result typed = snapds("create", "shop:typed", "--schema-file", "typed.schema");
+    assertEquals(0, typed.exitCode(), typed.toString());
+    assertEquals(before + commands.size() + 1 + 4 + 1 + 1, commandsRunInServer(), "(only the history above)");
   }
 }
