@@ -60,6 +60,18 @@ class RowCodecTest {
   }
 
   @Test
+  void aRowOfNullsKeepsOneEmptyMarkerCellSoThatItIsStored() {
+    // HBase stores no row without a cell: a record whose non-key fields are all null must not vanish
+    RowCodec keysOnly = new RowCodec(Schema.parse("id long key, note string"), "d");
+    SnapshotRow row = keysOnly.encode(Map.of("id", 7L));
+    assertEquals(1, row.columnCount());
+    assertEquals(0, row.value(Bytes.toBytes("d"), new byte[0]).length, "the marker: empty qualifier, empty value");
+    SchemaRecord r = keysOnly.decode(row);
+    assertEquals(7L, r.getLong("id"));
+    assertTrue(r.isNull("note"));
+  }
+
+  @Test
   void badRecordsAreRefusedNamingFieldAndValue() {
     InvalidValueException nullKey = assertThrows(InvalidValueException.class,
         () -> codec.encode(Map.of("seen", Instant.EPOCH)));
