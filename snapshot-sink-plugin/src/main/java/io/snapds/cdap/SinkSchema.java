@@ -67,8 +67,10 @@ final class SinkSchema {
 
   private static void report(InputSchemaPlan plan, Schema input, FailureCollector collector) {
     for (InputSchemaPlan.Problem p : plan.problems()) {
+      boolean noType = p.message().contains("has no dataset type");
       ValidationFailure failure = collector.addFailure("Input schema does not fit the dataset: " + p.message() + ".",
-          "Change the input schema or the dataset's schema, or write another dataset.");
+          noType ? "Convert the field before this sink, or set 'schemaMode' to 'bytes' (the plugin's byte cells)."
+              : "Change the input schema or the dataset's schema, or write another dataset.");
       if (p.field() != null && input.getField(p.field()) != null) {
         failure.withInputSchemaField(p.field());
       } else {
