@@ -11,14 +11,14 @@ import org.apache.hadoop.hbase.util.Bytes;
  * Maps a {@link SchemaRecord} to a {@link SnapshotRow} and back: the key fields form the row key
  * ({@link KeyCodec}); every other non-null field is one cell in one column family (the dataset's
  * first, by convention), its qualifier the field's name in UTF-8 and its value as
- * {@link ValueCodec} encodes it. A null field has no cell; a row that would have no cell at all
- * (every non-key field null) gets one empty cell with an empty qualifier instead, since HBase
- * stores no row without a cell. Cells whose qualifier is not a field of
- * the schema are ignored when decoding (they belong to another schema, or to raw writers).
+ * {@link ValueCodec} encodes it. A null field has no cell. Cells whose qualifier is not a field of
+ * the schema are ignored when decoding (they belong to another schema, or to raw writers). A row
+ * whose non-key fields are all null (or that has none) gets one cell with an empty qualifier and
+ * an empty value, so that it exists; no field has an empty name, so decoding ignores it.
  * Immutable and thread-safe.
  */
 public final class RowCodec {
-  private static final byte[] EMPTY = new byte[0];
+  private static final byte[] ROW_MARKER = new byte[0];
 
   private final Schema schema;
   private final byte[] family;
@@ -60,7 +60,7 @@ public final class RowCodec {
       }
     }
     if (cells.isEmpty()) {
-      cells.put(EMPTY, EMPTY); // no field has an empty name, so decoding ignores it
+      cells.put(ROW_MARKER, ROW_MARKER); // a row without cells would not exist in HBase
     }
     NavigableMap<byte[], NavigableMap<byte[], byte[]>> families = new TreeMap<>(Bytes.BYTES_COMPARATOR);
     families.put(family, cells);
