@@ -56,6 +56,14 @@ public final class ConnectionSettings {
     this.transactionZookeeperQuorum = transactionZookeeperQuorum;
   }
 
+  /** These settings with {@code overrides} over the HBase properties (the overrides win). */
+  ConnectionSettings overriddenBy(Map<String, String> overrides) {
+    Map<String, String> merged = new LinkedHashMap<>(hbaseProperties);
+    merged.putAll(overrides);
+    return new ConnectionSettings(zookeeperQuorum, zookeeperParent, merged, transactionService,
+        transactionZookeeperQuorum);
+  }
+
   public TransactionServiceSpec transactionService() {
     return transactionService;
   }

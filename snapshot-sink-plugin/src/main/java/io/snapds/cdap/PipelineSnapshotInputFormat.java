@@ -1,10 +1,10 @@
 package io.snapds.cdap;
 
 import io.snapds.dataset.SnapshotId;
-import io.snapds.dataset.mapreduce.SnapshotInputFormat;
+import io.snapds.dataset.mapreduce.SnapshotRecordInputFormat;
 import io.snapds.dataset.mapreduce.SnapshotInputFormatImpl;
-import io.snapds.dataset.mapreduce.SnapshotRowWritable;
-import io.snapds.dataset.mapreduce.SnapshotSplit;
+import io.snapds.dataset.mapreduce.SnapshotRecordWritable;
+import io.snapds.dataset.mapreduce.SnapshotRecordSplit;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,14 +19,15 @@ import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 
 /**
- * The project's {@link SnapshotInputFormat} as a pipeline source's input. Computing the splits
+ * The project's {@link SnapshotRecordInputFormat} as a pipeline source's input (each row with its
+ * snapshot's schema, for the source to decode). Computing the splits
  * pins the snapshot, and the pin is held (and renewed) by the process that computed them until it
  * is released: a plain job's client releases it from the job's configuration, which a pipeline
  * stage never sees. So this format also files the pin under the run token the source put into
  * its configuration, and the source's {@code onRunFinish} releases it by that token (the engine
  * computes splits in the driver process, where onRunFinish runs too).
  */
-public class PipelineSnapshotInputFormat extends SnapshotInputFormat {
+public class PipelineSnapshotInputFormat extends SnapshotRecordInputFormat {
   /** Set by the source in prepareRun: names this run's pin. */
   static final String RUN_TOKEN = "snapds.cdap.source.run.token";
   private static final Map<String, RunPin> PINS = new ConcurrentHashMap<>();
@@ -35,7 +36,7 @@ public class PipelineSnapshotInputFormat extends SnapshotInputFormat {
   public List<InputSplit> getSplits(JobContext context) throws IOException {
     List<InputSplit> splits = new ArrayList<>();
     for (InputSplit split : super.getSplits(context)) {
-      splits.add(new PipelineSnapshotSplit((SnapshotSplit) split));
+      splits.add(new PipelineSnapshotSplit((SnapshotRecordSplit) split));
     }
     Configuration conf = context.getConfiguration();
     String token = conf.getTrimmed(RUN_TOKEN);
@@ -51,7 +52,7 @@ public class PipelineSnapshotInputFormat extends SnapshotInputFormat {
   }
 
   @Override
-  public RecordReader<ImmutableBytesWritable, SnapshotRowWritable> createRecordReader(InputSplit split,
+  public RecordReader<ImmutableBytesWritable, SnapshotRecordWritable> createRecordReader(InputSplit split,
       TaskAttemptContext context) {
     InputSplit inner = split instanceof PipelineSnapshotSplit ? ((PipelineSnapshotSplit) split).split() : split;
     return new PipelineSnapshotRecordReader(super.createRecordReader(inner, context));

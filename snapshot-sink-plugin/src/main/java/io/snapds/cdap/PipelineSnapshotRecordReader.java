@@ -1,6 +1,6 @@
 package io.snapds.cdap;
 
-import io.snapds.dataset.mapreduce.SnapshotRowWritable;
+import io.snapds.dataset.mapreduce.SnapshotRecordWritable;
 import java.io.IOException;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.mapreduce.InputSplit;
@@ -8,10 +8,10 @@ import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 
 /** The snapshot record reader over a {@link PipelineSnapshotSplit}: unwraps the split, delegates the rest. */
-final class PipelineSnapshotRecordReader extends RecordReader<ImmutableBytesWritable, SnapshotRowWritable> {
-  private final RecordReader<ImmutableBytesWritable, SnapshotRowWritable> reader;
+final class PipelineSnapshotRecordReader extends RecordReader<ImmutableBytesWritable, SnapshotRecordWritable> {
+  private final RecordReader<ImmutableBytesWritable, SnapshotRecordWritable> reader;
 
-  PipelineSnapshotRecordReader(RecordReader<ImmutableBytesWritable, SnapshotRowWritable> reader) {
+  PipelineSnapshotRecordReader(RecordReader<ImmutableBytesWritable, SnapshotRecordWritable> reader) {
     this.reader = reader;
   }
 
@@ -31,7 +31,7 @@ final class PipelineSnapshotRecordReader extends RecordReader<ImmutableBytesWrit
   }
 
   @Override
-  public SnapshotRowWritable getCurrentValue() throws IOException, InterruptedException {
+  public SnapshotRecordWritable getCurrentValue() throws IOException, InterruptedException {
     return reader.getCurrentValue();
   }
 

@@ -1,6 +1,6 @@
 package io.snapds.cdap;
 
-import io.snapds.dataset.mapreduce.SnapshotSplit;
+import io.snapds.dataset.mapreduce.SnapshotRecordSplit;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -8,24 +8,24 @@ import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.InputSplit;
 
 /**
- * A {@link SnapshotSplit} under a class name CDAP can load in a task: CDAP's MapReduce runtime
+ * A {@link SnapshotRecordSplit} under a class name CDAP can load in a task: CDAP's MapReduce runtime
  * deserializes input splits by class name through its own class loader, which sees a plugin's
  * exported packages only, not the core in the plugin's {@code lib/} ("Class
  * io.snapds.dataset.mapreduce.SnapshotSplit not found", seen in a real pipeline).
  */
 public final class PipelineSnapshotSplit extends InputSplit implements Writable {
-  private SnapshotSplit split;
+  private SnapshotRecordSplit split;
 
   /** For deserialization. */
   public PipelineSnapshotSplit() {
-    this.split = new SnapshotSplit();
+    this.split = new SnapshotRecordSplit();
   }
 
-  PipelineSnapshotSplit(SnapshotSplit split) {
+  PipelineSnapshotSplit(SnapshotRecordSplit split) {
     this.split = split;
   }
 
-  SnapshotSplit split() {
+  SnapshotRecordSplit split() {
     return split;
   }
 

@@ -22,4 +22,20 @@ final class PluginConfKeys {
   static String publishedArgument(String stageName) {
     return "snapds.sink." + stageName + ".published.snapshot";
   }
+
+  /**
+   * Runtime argument carrying, from prepareRun to the tasks, the dataset schema a sink stage's
+   * snapshot records (its stored form, with ids); absent when the stage writes byte cells.
+   */
+  static String sinkSchemaArgument(String stageName) {
+    return "snapds.sink." + stageName + ".schema";
+  }
+
+  /**
+   * Runtime argument carrying, from prepareRun to the tasks, the dataset's current schema that a
+   * source stage projects every snapshot's records onto; absent for a schema-less dataset.
+   */
+  static String sourceSchemaArgument(String stageName) {
+    return "snapds.source." + stageName + ".schema";
+  }
 }

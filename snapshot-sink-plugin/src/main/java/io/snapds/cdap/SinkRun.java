@@ -1,6 +1,7 @@
 package io.snapds.cdap;
 
 import io.cdap.cdap.api.data.batch.OutputFormatProvider;
+import io.cdap.cdap.api.data.schema.Schema;
 import io.cdap.cdap.etl.api.FailureCollector;
 import io.cdap.cdap.etl.api.batch.BatchSinkContext;
 import io.snapds.dataset.DatasetAlreadyExistsException;
@@ -50,13 +51,20 @@ final class SinkRun implements AutoCloseable {
   static SinkRun begin(SnapshotSinkConfig config, BatchSinkContext context) {
     JobDatasets connection = config.connectionSettings().open();
     try {
-      SnapshotDataset dataset = openOrCreate(connection.datasets(), config);
       FailureCollector collector = context.getFailureCollector();
-      if (!dataset.properties().families().contains(config.columnFamily())) {
-        collector.addFailure("Dataset " + dataset.id() + " has no column family '" + config.columnFamily()
-            + "'; it has " + dataset.properties().families() + ".", "Use one of the dataset's families.")
+      DatasetState before = DatasetLookup.of(connection.datasets(), config.datasetId());
+      if (before.exists() && !before.families().contains(config.columnFamily())) {
+        collector.addFailure("Dataset " + config.datasetId() + " has no column family '" + config.columnFamily()
+            + "'; it has " + before.families() + ".", "Use one of the dataset's families.")
             .withConfigProperty(SnapshotDatasetConfig.COLUMN_FAMILY);
         collector.getOrThrowException();
+      }
+      Schema input = context.getInputSchema();
+      boolean typed = input != null && SinkSchema.validate(config, input, before, collector);
+      collector.getOrThrowException();
+      SnapshotDataset dataset = openOrCreate(connection.datasets(), config);
+      if (typed) {
+        SinkSchema.prepare(config, dataset, input, collector);
       }
       String runId = config.runId(context.getNamespace(), context.getPipelineName(), context.getStageName(),
           context.getLogicalStartTime());
@@ -73,7 +81,15 @@ final class SinkRun implements AutoCloseable {
           context.getArguments().set(PluginConfKeys.publishedArgument(stage), published.get().id().toString());
         } else {
           SnapshotHandle handle = writer.handle().orElseThrow();
-          LOG.info("Stage {} writes run '{}' as snapshot {} of {}", stage, runId, handle.snapshotId(), dataset.id());
+          if (typed) {
+            // the schema the snapshot records (the current one when it began) is what the tasks write in
+            io.snapds.dataset.schema.Schema recorded = dataset.schema(handle.snapshotId()).orElseThrow(() ->
+                new IllegalStateException("snapshot " + handle.snapshotId() + " began without the schema just set"));
+            SinkSchema.checkFits(recorded, input, config);
+            context.getArguments().set(PluginConfKeys.sinkSchemaArgument(stage), recorded.toStringWithIds());
+          }
+          LOG.info("Stage {} writes run '{}' as snapshot {} of {}{}", stage, runId, handle.snapshotId(), dataset.id(),
+              typed ? " in its schema" : " as byte cells");
           context.getArguments().set(PluginConfKeys.handleArgument(stage), handle.encode());
         }
         return new SinkRun(connection, dataset, writer, runId);

@@ -15,11 +15,14 @@ import io.cdap.cdap.etl.api.batch.BatchRuntimeContext;
 import io.cdap.cdap.etl.api.batch.BatchSink;
 import io.cdap.cdap.etl.api.batch.BatchSinkContext;
 import io.snapds.cdap.codec.RecordCodec;
+import io.snapds.cdap.codec.SchemaRecordCodec;
+import io.snapds.dataset.SnapshotRow;
 import io.snapds.dataset.SnapshotHandle;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.mapreduce.SnapshotRowWritable;
 import java.util.Optional;
+import java.util.function.Function;
 import javax.annotation.Nullable;
 import org.apache.hadoop.io.NullWritable;
 import org.slf4j.Logger;
@@ -56,7 +59,7 @@ public class SnapshotSink extends BatchSink<StructuredRecord, NullWritable, Snap
   @Nullable
   private SinkRun run;
   @Nullable
-  private RecordCodec codec;
+  private Function<StructuredRecord, SnapshotRow> encoder;
   @Nullable
   private SnapshotId writingSnapshot;
   private boolean publishedBefore;
@@ -69,14 +72,24 @@ public class SnapshotSink extends BatchSink<StructuredRecord, NullWritable, Snap
   public void configurePipeline(PipelineConfigurer pipelineConfigurer) {
     StageConfigurer stage = pipelineConfigurer.getStageConfigurer();
     FailureCollector collector = stage.getFailureCollector();
-    config.validate(collector, stage.getInputSchema());
+    Optional<DatasetState> state = DatasetLookup.atDeploy(config);
+    config.validate(collector, stage.getInputSchema(), state.map(s -> s.schema().isPresent()).orElse(false));
+    if (stage.getInputSchema() != null && !config.containsMacro(SnapshotSinkConfig.SCHEMA_MODE)) {
+      if (state.isPresent()) {
+        SinkSchema.validate(config, stage.getInputSchema(), state.get(), collector);
+      } else if (SinkSchema.TYPED.equals(config.schemaMode())) {
+        // the dataset is not known now: at least every field needs a dataset type
+        SinkSchema.validate(config, stage.getInputSchema(), DatasetState.missing(), collector);
+      }
+    }
     collector.getOrThrowException();
   }
 
   @Override
   public void prepareRun(BatchSinkContext context) {
     FailureCollector collector = context.getFailureCollector();
-    config.validate(collector, context.getInputSchema());
+    // empty key fields may be the dataset schema's: SinkRun checks them against the dataset
+    config.validate(collector, context.getInputSchema(), true);
     collector.getOrThrowException();
     run = SinkRun.begin(config, context);
     try {
@@ -101,8 +114,16 @@ public class SnapshotSink extends BatchSink<StructuredRecord, NullWritable, Snap
       throw new IllegalStateException("stage " + context.getStageName() + " has no input schema: the sink "
           + "needs one to encode records");
     }
-    codec = RecordCodec.forWriting(schema, config.columnFamily(), config.rowKeyFields());
     String stage = context.getStageName();
+    String datasetSchema = context.getArguments().get(PluginConfKeys.sinkSchemaArgument(stage));
+    if (datasetSchema != null) {
+      SchemaRecordCodec typed = SchemaRecordCodec.forWriting(schema,
+          io.snapds.dataset.schema.Schema.parse(datasetSchema), config.columnFamily());
+      encoder = typed::toRow;
+    } else {
+      RecordCodec cells = RecordCodec.forWriting(schema, config.columnFamily(), config.rowKeyFields());
+      encoder = cells::toRow;
+    }
     String handle = context.getArguments().get(PluginConfKeys.handleArgument(stage));
     if (handle != null) {
       writingSnapshot = SnapshotHandle.decode(handle).snapshotId();
@@ -130,7 +151,7 @@ public class SnapshotSink extends BatchSink<StructuredRecord, NullWritable, Snap
     if (publishedBefore) {
       return;
     }
-    emitter.emit(new KeyValue<>(NullWritable.get(), new SnapshotRowWritable(codec.toRow(input))));
+    emitter.emit(new KeyValue<>(NullWritable.get(), new SnapshotRowWritable(encoder.apply(input))));
   }
 
   @Override

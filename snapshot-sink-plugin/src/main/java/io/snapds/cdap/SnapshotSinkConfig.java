@@ -30,15 +30,26 @@ public class SnapshotSinkConfig extends SnapshotDatasetConfig {
   public static final String LOCK_MAX_WAITERS = "lockMaxWaiters";
   public static final String SOURCE_KEY = "sourceKey";
   public static final String RUN_ID = "runId";
+  public static final String SCHEMA_MODE = "schemaMode";
 
   static final int MAX_ID_LENGTH = 1024;
 
   @Name(ROW_KEY_FIELDS)
   @Description("Input fields that make the row key, comma-separated, in order. Several fields are joined in an "
       + "order-preserving binary encoding. Types: string, bytes, boolean, int, long, float, double, date, time, "
-      + "timestamp, datetime.")
+      + "timestamp, datetime. Empty: the key fields of the dataset's schema (when it has one).")
   @Macro
+  @Nullable
   String rowKeyFields;
+
+  @Name(SCHEMA_MODE)
+  @Description("How records are stored. 'auto' (default): in the dataset's schema when it has one or this sink "
+      + "creates it (created from the input schema, evolved when the input adds or widens fields); an existing "
+      + "dataset without a schema keeps the plugin's byte cells. 'typed': always in a dataset schema (a dataset "
+      + "without one gets the input's). 'bytes': the plugin's byte cells, no dataset schema.")
+  @Macro
+  @Nullable
+  String schemaMode;
 
   @Name(RETAIN_LAST)
   @Description("How many committed snapshots stay readable (at least 1). Defaults to 3. Applied when the sink "
@@ -101,6 +112,11 @@ public class SnapshotSinkConfig extends SnapshotDatasetConfig {
     return out;
   }
 
+  /** {@link SinkSchema#AUTO}, {@link SinkSchema#TYPED} or {@link SinkSchema#BYTES}. */
+  public String schemaMode() {
+    return isEmpty(schemaMode) ? SinkSchema.AUTO : schemaMode.trim().toLowerCase(java.util.Locale.ROOT);
+  }
+
   public int retainLast() {
     return retainLast == null ? RetentionPolicy.DEFAULT.retainLast() : retainLast;
   }
@@ -151,8 +167,20 @@ public class SnapshotSinkConfig extends SnapshotDatasetConfig {
    * checked when the run starts; a null schema (not known yet) skips the schema checks.
    */
   public void validate(FailureCollector collector, @Nullable Schema inputSchema) {
+    validate(collector, inputSchema, false);
+  }
+
+  /**
+   * The same; {@code keysFromDataset}: no key fields is fine, the dataset's schema has them (or
+   * whether it has is known only when the run starts).
+   */
+  public void validate(FailureCollector collector, @Nullable Schema inputSchema, boolean keysFromDataset) {
     validateDataset(collector);
-    validateKeyFields(collector, inputSchema);
+    if (!containsMacro(SCHEMA_MODE) && !SinkSchema.MODES.contains(schemaMode())) {
+      collector.addFailure("Invalid schema mode '" + schemaMode + "'.", "Use one of " + SinkSchema.MODES + ".")
+          .withConfigProperty(SCHEMA_MODE);
+    }
+    validateKeyFields(collector, inputSchema, keysFromDataset);
     if (inputSchema != null) {
       for (Schema.Field f : inputSchema.getFields()) {
         SchemaTypes.columnProblem(f.getSchema()).ifPresent(p -> collector.addFailure(
@@ -192,11 +220,14 @@ public class SnapshotSinkConfig extends SnapshotDatasetConfig {
     validateId(collector, RUN_ID, runId, "Run id");
   }
 
-  private void validateKeyFields(FailureCollector collector, @Nullable Schema inputSchema) {
+  private void validateKeyFields(FailureCollector collector, @Nullable Schema inputSchema, boolean keysFromDataset) {
     if (containsMacro(ROW_KEY_FIELDS)) {
       return;
     }
     List<String> keys = rowKeyFields();
+    if (keys.isEmpty() && keysFromDataset) {
+      return;
+    }
     if (keys.isEmpty()) {
       collector.addFailure("Row key fields are required.", "Name one or more input fields in 'rowKeyFields'.")
           .withConfigProperty(ROW_KEY_FIELDS);

@@ -13,13 +13,13 @@ import io.cdap.cdap.etl.api.StageConfigurer;
 import io.cdap.cdap.etl.api.batch.BatchRuntimeContext;
 import io.cdap.cdap.etl.api.batch.BatchSource;
 import io.cdap.cdap.etl.api.batch.BatchSourceContext;
-import io.snapds.cdap.codec.RecordCodec;
+import io.cdap.cdap.api.data.schema.Schema;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotReader;
 import io.snapds.dataset.mapreduce.JobDatasets;
 import io.snapds.dataset.mapreduce.SnapshotSelector;
-import io.snapds.dataset.mapreduce.SnapshotRowWritable;
+import io.snapds.dataset.mapreduce.SnapshotRecordWritable;
 import java.util.Optional;
 import java.util.UUID;
 import javax.annotation.Nullable;
@@ -33,20 +33,23 @@ import org.slf4j.LoggerFactory;
  * is readable (a time resolves to its snapshot id there); the run's input pins it when the job
  * computes its splits, so every task of the run reads the same snapshot whatever is published
  * meanwhile. "Current" is the snapshot current when that pin holds, so a publish between
- * prepareRun and the job (with retention expiring the one prepareRun saw) does not fail the run. Each row becomes a record of the configured schema (columns of the family, by
- * field name; see {@link RecordCodec}).
+ * prepareRun and the job (with retention expiring the one prepareRun saw) does not fail the run.
+ * Each row becomes a record of the output schema ({@link SourceDecoder}): for a dataset with a
+ * schema, decoded with the schema its snapshot was written with and projected onto the output
+ * (by default the dataset's current schema); for a schema-less one, the configured schema's
+ * columns of the family.
  */
 @Plugin(type = BatchSource.PLUGIN_TYPE)
 @Name(SnapshotSource.NAME)
 @Description("Reads one snapshot (the current one, a snapshot id, or the one current at a time) of a versioned "
     + "snapshot dataset in HBase.")
-public class SnapshotSource extends BatchSource<ImmutableBytesWritable, SnapshotRowWritable, StructuredRecord> {
+public class SnapshotSource extends BatchSource<ImmutableBytesWritable, SnapshotRecordWritable, StructuredRecord> {
   public static final String NAME = "SnapshotDataset";
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotSource.class);
 
   private final SnapshotSourceConfig config;
   @Nullable
-  private RecordCodec codec;
+  private SourceDecoder decoder;
   @Nullable
   private SnapshotId readSnapshot;
   @Nullable
@@ -62,8 +65,16 @@ public class SnapshotSource extends BatchSource<ImmutableBytesWritable, Snapshot
     FailureCollector collector = stage.getFailureCollector();
     config.validate(collector);
     collector.getOrThrowException();
-    // a schema given by a macro is known only at runtime
-    stage.setOutputSchema(config.containsMacro(SnapshotSourceConfig.SCHEMA) ? null : config.schema());
+    if (config.containsMacro(SnapshotSourceConfig.SCHEMA)) {
+      stage.setOutputSchema(null); // a schema given by a macro is known only at runtime
+      return;
+    }
+    Optional<DatasetState> state = DatasetLookup.atDeploy(config);
+    Optional<io.snapds.dataset.schema.Schema> datasetSchema = state.flatMap(DatasetState::schema);
+    Schema output = SourceDecoder.outputSchema(config, datasetSchema, state.isPresent() && state.get().exists(),
+        collector);
+    collector.getOrThrowException();
+    stage.setOutputSchema(output);
   }
 
   @Override
@@ -75,6 +86,18 @@ public class SnapshotSource extends BatchSource<ImmutableBytesWritable, Snapshot
     JobDatasets connection = config.connectionSettings().open();
     try {
       SnapshotDataset dataset = connection.open(config.datasetId());
+      Optional<io.snapds.dataset.schema.Schema> datasetSchema = dataset.schema();
+      SourceDecoder.outputSchema(config, datasetSchema, true, collector);
+      if (datasetSchema.isPresent() && !dataset.properties().families().get(0).equals(config.columnFamily())) {
+        collector.addFailure("A dataset schema's fields are in the dataset's first column family '"
+            + dataset.properties().families().get(0) + "', not '" + config.columnFamily() + "'.",
+            "Set 'columnFamily' to '" + dataset.properties().families().get(0) + "'.")
+            .withConfigProperty(SnapshotDatasetConfig.COLUMN_FAMILY);
+      }
+      collector.getOrThrowException();
+      // every snapshot's records are projected onto the schema current now (by field id)
+      datasetSchema.ifPresent(c -> context.getArguments().set(PluginConfKeys.sourceSchemaArgument(context.getStageName()),
+          c.toStringWithIds()));
       readSnapshot = resolve(dataset).snapshotId();
       boolean current = config.snapshotId().isEmpty() && config.asOf().isEmpty();
       selector = current ? SnapshotSelector.current() : SnapshotSelector.snapshot(readSnapshot);
@@ -121,11 +144,14 @@ public class SnapshotSource extends BatchSource<ImmutableBytesWritable, Snapshot
   @Override
   public void initialize(BatchRuntimeContext context) throws Exception {
     super.initialize(context);
-    codec = RecordCodec.forReading(config.schema(), config.columnFamily());
+    String current = context.getArguments().get(PluginConfKeys.sourceSchemaArgument(context.getStageName()));
+    decoder = SourceDecoder.of(config,
+        current == null ? Optional.empty() : Optional.of(io.snapds.dataset.schema.Schema.parse(current)));
   }
 
   @Override
-  public void transform(KeyValue<ImmutableBytesWritable, SnapshotRowWritable> input, Emitter<StructuredRecord> emitter) {
-    emitter.emit(codec.fromRow(input.getValue().get()));
+  public void transform(KeyValue<ImmutableBytesWritable, SnapshotRecordWritable> input,
+      Emitter<StructuredRecord> emitter) {
+    emitter.emit(decoder.decode(input.getValue()));
   }
 }

@@ -36,8 +36,12 @@ public class SnapshotSourceConfig extends SnapshotDatasetConfig {
   String asOf;
 
   @Name(SCHEMA)
-  @Description("Schema of the records to emit: one field per column of the column family, named as the column.")
+  @Description("Schema of the records to emit. Empty: the dataset's current schema (for a dataset with a schema). "
+      + "For a dataset with a schema, a subset of its fields by name and type; each snapshot is read with the "
+      + "schema it was written with and projected onto this one. For a dataset without one: one field per column "
+      + "of the column family, named as the column.")
   @Macro
+  @Nullable
   String schema;
 
   public Optional<SnapshotId> snapshotId() {
@@ -58,6 +62,11 @@ public class SnapshotSourceConfig extends SnapshotDatasetConfig {
       throw new IllegalArgumentException("invalid time '" + asOf + "': use ISO-8601 (2026-11-30T06:00:00Z) "
           + "or epoch milliseconds");
     }
+  }
+
+  /** Whether an output schema is given (else the dataset's schema gives it). */
+  public boolean hasSchema() {
+    return !isEmpty(schema);
   }
 
   /** @throws IllegalArgumentException when the schema is not valid JSON of a record schema */
@@ -96,8 +105,7 @@ public class SnapshotSourceConfig extends SnapshotDatasetConfig {
       return;
     }
     if (isEmpty(schema)) {
-      collector.addFailure("Schema is required.", "Set the output schema.").withConfigProperty(SCHEMA);
-      return;
+      return; // the dataset's schema, or a failure in prepareRun if it has none
     }
     Schema parsed;
     try {

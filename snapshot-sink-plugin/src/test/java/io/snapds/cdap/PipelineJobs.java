@@ -9,6 +9,7 @@ import io.cdap.cdap.api.dataset.lib.KeyValue;
 import io.cdap.cdap.etl.api.Emitter;
 import io.cdap.cdap.etl.api.InvalidEntry;
 import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.mapreduce.SnapshotRecordWritable;
 import io.snapds.dataset.mapreduce.SnapshotRowWritable;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -46,6 +47,11 @@ final class PipelineJobs {
 
   /** Snapshot ids that sink tasks recorded in initialize (the local runner's tasks share this JVM). */
   static final Set<SnapshotId> INITIALIZED = ConcurrentHashMap.newKeySet();
+  /** The records sink tasks transform: {@code RECORDS.apply(i)} for each index; AllTypes' unless a test sets others. */
+  static volatile java.util.function.IntFunction<StructuredRecord> records = AllTypes::record;
+  /** The input schema of sink tasks, matching {@link #records}. */
+  static volatile io.cdap.cdap.api.data.schema.Schema inputSchema = AllTypes.SCHEMA;
+
   /** Records that source tasks emitted. */
   static final List<StructuredRecord> EMITTED = new CopyOnWriteArrayList<>();
 
@@ -126,7 +132,7 @@ final class PipelineJobs {
   }
 
   private static FakeContext taskContext(Configuration conf) {
-    return FakeContext.builder().stage("snapshots").inputSchema(AllTypes.SCHEMA)
+    return FakeContext.builder().stage("snapshots").inputSchema(inputSchema)
         .arguments(withPrefix(conf, ARGUMENT)).build();
   }
 
@@ -154,7 +160,7 @@ final class PipelineJobs {
       if (i == failAt) {
         throw new IOException("task fails on record " + i + " (as asked)");
       }
-      sink.transform(AllTypes.record(i), new TaskEmitter<>(kv -> {
+      sink.transform(records.apply(i), new TaskEmitter<>(kv -> {
         try {
           context.write(kv.getKey(), kv.getValue());
         } catch (IOException | InterruptedException e) {
@@ -165,7 +171,7 @@ final class PipelineJobs {
   }
 
   /** A source task: initialize, then transform each row into records. */
-  public static final class SourceMapper extends Mapper<ImmutableBytesWritable, SnapshotRowWritable, NullWritable, NullWritable> {
+  public static final class SourceMapper extends Mapper<ImmutableBytesWritable, SnapshotRecordWritable, NullWritable, NullWritable> {
     private SnapshotSource source;
 
     @Override
@@ -180,7 +186,7 @@ final class PipelineJobs {
     }
 
     @Override
-    protected void map(ImmutableBytesWritable key, SnapshotRowWritable row, Context context) {
+    protected void map(ImmutableBytesWritable key, SnapshotRecordWritable row, Context context) {
       source.transform(new KeyValue<>(key, row), new TaskEmitter<>(EMITTED::add));
     }
   }

@@ -147,6 +147,17 @@ class SnapshotSinkConfigTest {
   }
 
   @Test
+  void anUnknownSchemaModeIsReportedAndTypedModeNamesEveryFieldWithoutADatasetType() {
+    ValidationFailure f = single(configureWith("schemaMode", "json"));
+    assertEquals("Invalid schema mode 'json'.", f.getMessage());
+    assertEquals(Set.of("schemaMode"), properties(f));
+    // typed, with the dataset not reachable while deploying: at least every field needs a dataset type
+    ValidationFailure map = single(configureWith("schemaMode", "typed"));
+    assertTrue(map.getMessage().startsWith("Input schema does not fit the dataset: input field 'tags' has no "
+        + "dataset type"), map.getMessage());
+  }
+
+  @Test
   void aRowKeyFieldMissingFromTheInputSchemaIsNamed() {
     ValidationFailure f = single(configureWith("rowKeyFields", "id,sku"));
     assertEquals("Row key field 'sku' is not in the input schema.", f.getMessage());

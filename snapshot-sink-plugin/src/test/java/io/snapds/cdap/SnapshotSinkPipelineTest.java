@@ -15,6 +15,11 @@ import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotRow;
 import io.snapds.dataset.SnapshotState;
+import io.snapds.dataset.mapreduce.SnapshotRecordInputFormat;
+import io.snapds.dataset.mapreduce.SnapshotRecordWritable;
+import io.snapds.dataset.schema.RowCodec;
+import io.snapds.dataset.schema.Schema;
+import io.snapds.dataset.testing.GoldenRecords;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
 import java.nio.file.Path;
@@ -63,6 +68,7 @@ class SnapshotSinkPipelineTest {
     p.put("namespace", id.namespace());
     p.put("rowKeyFields", "region,id");
     p.put("retainLast", "10");
+    p.put("schemaMode", "bytes"); // AllTypes has arrays, maps, records: no dataset types
     p.put("zookeeperQuorum", cluster.configuration().get(HConstants.ZOOKEEPER_QUORUM) + ":"
         + cluster.configuration().get(HConstants.ZOOKEEPER_CLIENT_PORT));
     p.put("zookeeperParent", cluster.configuration().get(HConstants.ZOOKEEPER_ZNODE_PARENT));
@@ -82,10 +88,11 @@ class SnapshotSinkPipelineTest {
   /** The same; {@code finishOnNewInstance}: onRunFinish runs on another sink instance than prepareRun. */
   private Run runSink(Map<String, String> properties, long logicalStartTime, List<Integer> records,
       Integer failAt, boolean pipelineSucceeds, boolean finishOnNewInstance) throws Exception {
+    io.cdap.cdap.api.data.schema.Schema input = PipelineJobs.inputSchema;
     SnapshotSink sink = new SnapshotSink(PluginConfigs.create(SnapshotSinkConfig.class, properties));
-    sink.configurePipeline(new MockPipelineConfigurer(AllTypes.SCHEMA));
+    sink.configurePipeline(new MockPipelineConfigurer(input));
     FakeContext driver = FakeContext.builder().stage("snapshots").pipeline("daily")
-        .logicalStartTime(logicalStartTime).inputSchema(AllTypes.SCHEMA).build();
+        .logicalStartTime(logicalStartTime).inputSchema(input).build();
     sink.prepareRun(driver.sinkContext());
     assertEquals(1, driver.outputs().size(), "prepareRun adds one output");
     boolean ok = PipelineJobs.runSinkJob(MiniCluster.get().configuration(), work.resolve("in-" + System.nanoTime()),
@@ -344,6 +351,7 @@ class SnapshotSinkPipelineTest {
     Map<String, String> source = new HashMap<>(sinkProperties(id));
     source.remove("rowKeyFields");
     source.remove("retainLast");
+    source.remove("schemaMode");
     source.put("schema", AllTypes.SCHEMA.toString());
     return source;
   }
@@ -366,5 +374,191 @@ class SnapshotSinkPipelineTest {
     List<Object> normalized = emitted.stream().map(AllTypes::normalize).collect(Collectors.toList());
     assertEquals(normalized.size(), Set.copyOf(normalized).size(), "no record emitted twice");
     return Set.copyOf(normalized);
+  }
+
+  // ---- datasets with a schema (#15) ----
+
+  private static final List<Integer> GOLDEN = IntStream.range(0, GoldenRecords.records().size()).boxed()
+      .collect(Collectors.toList());
+
+  /** Runs the sink over the golden records in {@code input} (its extra string fields set to "name-id"). */
+  private Run runTypedSink(Map<String, String> properties, long logicalStartTime,
+      io.cdap.cdap.api.data.schema.Schema input, List<String> extras) throws Exception {
+    PipelineJobs.inputSchema = input;
+    PipelineJobs.records = i -> {
+      Map<String, String> values = new HashMap<>();
+      extras.forEach(n -> values.put(n, n + "-" + GoldenRecords.records().get(i).get("id")));
+      return GoldenCdap.record(input, i, values);
+    };
+    try {
+      return runSink(properties, logicalStartTime, GOLDEN, null, true);
+    } finally {
+      PipelineJobs.inputSchema = AllTypes.SCHEMA;
+      PipelineJobs.records = AllTypes::record;
+    }
+  }
+
+  private static Map<String, String> typedSinkProperties(DatasetId id) {
+    Map<String, String> p = sinkProperties(id);
+    p.remove("schemaMode"); // auto: the dataset this sink creates gets the input's schema
+    p.put("rowKeyFields", "id");
+    return p;
+  }
+
+  /** What the source emits for these properties, as golden values with {@code extras}, in id order. */
+  private static List<Map<String, Object>> readGoldenWithSource(Map<String, String> properties, List<String> extras)
+      throws Exception {
+    SnapshotSource source = new SnapshotSource(PluginConfigs.create(SnapshotSourceConfig.class, properties));
+    MockPipelineConfigurer configurer = new MockPipelineConfigurer(null);
+    source.configurePipeline(configurer);
+    FakeContext driver = FakeContext.builder().stage("snapshots").build();
+    source.prepareRun(driver.sourceContext());
+    List<StructuredRecord> emitted = PipelineJobs.runSourceJob(MiniCluster.get().configuration(), properties, driver);
+    source.onRunFinish(true, driver.sourceContext());
+    for (StructuredRecord r : emitted) {
+      assertEquals(configurer.getOutputSchema(), r.getSchema(), "the deploy-time output schema is the records'");
+    }
+    return emitted.stream().map(r -> GoldenCdap.values(r, extras))
+        .sorted(java.util.Comparator.comparing(m -> (Long) m.get("id"))).collect(Collectors.toList());
+  }
+
+  /** The snapshot's rows through the core's Java API, decoded with the schema the snapshot records. */
+  private static List<Map<String, Object>> readGoldenWithJavaApi(SnapshotDataset dataset, SnapshotId snapshot) {
+    Schema own = dataset.schema(snapshot).orElseThrow();
+    RowCodec codec = new RowCodec(own, "d");
+    List<Map<String, Object>> out = new ArrayList<>();
+    try (RowScanner rows = dataset.readSnapshot(snapshot).scan(RowScan.all())) {
+      rows.forEach(r -> out.add(GoldenCdap.comparable(codec.decode(r).toMap())));
+    }
+    return out;
+  }
+
+  @Test
+  void aTypedSinkGivesTheDatasetTheInputsSchemaEvolvesItAndEveryReaderReadsEachSnapshotWithItsOwn()
+      throws Exception {
+    DatasetId id = MiniCluster.uniqueDataset("typed");
+    Map<String, String> sink = typedSinkProperties(id);
+    sink.put("runId", "v1");
+    runTypedSink(sink, 1L, GoldenCdap.SCHEMA, List.of());
+    SnapshotDataset dataset = MiniCluster.get().datasets().open(id);
+    SnapshotInfo v1 = dataset.currentSnapshot().orElseThrow();
+    Schema schema1 = Schema.parse(GoldenRecords.schemaText());
+    assertEquals(Optional.of(schema1), dataset.schema(), "the dataset got the input's schema, id first as the key");
+    assertEquals(Optional.of(1), v1.schemaId());
+    assertEquals(GoldenCdap.expected(Map.of()), readGoldenWithJavaApi(dataset, v1.id()), "the Java API");
+
+    // a second run whose input adds a nullable field evolves the schema; its snapshot records v2
+    sink.put("runId", "v2");
+    runTypedSink(sink, 2L, GoldenCdap.schema("golden2", List.of("note")), List.of("note"));
+    SnapshotInfo v2 = dataset.currentSnapshot().orElseThrow();
+    assertEquals(Optional.of(2), v2.schemaId());
+    assertEquals(Optional.of(schema1), dataset.schema(v1.id()), "v1 keeps its schema");
+    assertEquals("1:" + schema1.fields().get(0) + ", ", dataset.schema().orElseThrow().toStringWithIds()
+        .substring(0, ("1:" + schema1.fields().get(0) + ", ").length()));
+    assertEquals(Optional.of(13), dataset.schema().orElseThrow().findField("note").map(f -> f.id()));
+    List<Map<String, Object>> withNotes = new ArrayList<>();
+    for (Map<String, Object> r : GoldenCdap.expected(Map.of())) {
+      Map<String, Object> m = new java.util.LinkedHashMap<>(r);
+      m.put("note", "note-" + r.get("id"));
+      withNotes.add(m);
+    }
+    assertEquals(withNotes, readGoldenWithJavaApi(dataset, v2.id()));
+
+    // the source, with no schema configured: the dataset's current one; each snapshot read with its own
+    Map<String, String> source = sourceProperties(id);
+    source.remove("schema");
+    assertEquals(withNotes, readGoldenWithSource(source, List.of("note")), "the source, current snapshot (v2)");
+    source.put("snapshotId", v1.id().toString());
+    assertEquals(GoldenCdap.expected(java.util.Collections.singletonMap("note", null)),
+        readGoldenWithSource(source, List.of("note")), "the source, v1: its values, the field added since null");
+
+    // MapReduce's typed record, on the local job runner
+    assertEquals(GoldenCdap.expected(Map.of()), readGoldenWithMapReduce(id, v1.id()), "MapReduce, v1");
+    assertEquals(withNotes, readGoldenWithMapReduce(id, v2.id()), "MapReduce, v2");
+  }
+
+  private List<Map<String, Object>> readGoldenWithMapReduce(DatasetId id, SnapshotId snapshot) throws Exception {
+    org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(
+        MiniCluster.get().configuration());
+    conf.set("mapreduce.framework.name", "local");
+    conf.set(io.snapds.dataset.mapreduce.JobDatasets.TX_CLIENT_FACTORY,
+        io.snapds.dataset.testing.MiniClusterTxClientFactory.class.getName());
+    org.apache.hadoop.mapreduce.Job job = org.apache.hadoop.mapreduce.Job.getInstance(conf, "typed-read");
+    SnapshotRecordInputFormat.setInput(job, id, io.snapds.dataset.mapreduce.SnapshotSelector.snapshot(snapshot));
+    job.setMapperClass(TypedRecordMapper.class);
+    job.setNumReduceTasks(0);
+    job.setOutputFormatClass(org.apache.hadoop.mapreduce.lib.output.NullOutputFormat.class);
+    TypedRecordMapper.SEEN.clear();
+    try {
+      assertTrue(job.waitForCompletion(false), "the typed-record job failed");
+    } finally {
+      SnapshotRecordInputFormat.releasePin(job);
+    }
+    return TypedRecordMapper.SEEN.stream().sorted(java.util.Comparator.comparing(m -> (Long) m.get("id")))
+        .collect(Collectors.toList());
+  }
+
+  /** Collects each row's typed values. */
+  public static final class TypedRecordMapper extends org.apache.hadoop.mapreduce.Mapper<
+      org.apache.hadoop.hbase.io.ImmutableBytesWritable, SnapshotRecordWritable, Object, Object> {
+    static final List<Map<String, Object>> SEEN = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    @Override
+    protected void map(org.apache.hadoop.hbase.io.ImmutableBytesWritable key, SnapshotRecordWritable value,
+        Context context) {
+      SEEN.add(GoldenCdap.comparable(value.record().toMap()));
+    }
+  }
+
+  @Test
+  void anInputOrOutputSchemaThatDoesNotFitTheDatasetIsRefusedNamingTheFieldAndNothingIsPublished()
+      throws Exception {
+    DatasetId id = MiniCluster.uniqueDataset("typed_bad");
+    SnapshotDataset dataset = MiniCluster.get().datasets().create(id, io.snapds.dataset.DatasetProperties.defaults());
+    Schema schema = Schema.parse("id long key, amount decimal(18,4)");
+    dataset.setSchema(schema);
+    io.cdap.cdap.api.data.schema.Schema input = io.cdap.cdap.api.data.schema.Schema.recordOf("bad",
+        io.cdap.cdap.api.data.schema.Schema.Field.of("id", io.cdap.cdap.api.data.schema.Schema.of(
+            io.cdap.cdap.api.data.schema.Schema.Type.LONG)),
+        io.cdap.cdap.api.data.schema.Schema.Field.of("amount", io.cdap.cdap.api.data.schema.Schema.of(
+            io.cdap.cdap.api.data.schema.Schema.Type.STRING)));
+    Map<String, String> properties = typedSinkProperties(id);
+    properties.remove("rowKeyFields"); // the dataset's key
+
+    // deploy: the dataset is reachable, so the input is checked against its schema
+    SnapshotSink sink = new SnapshotSink(PluginConfigs.create(SnapshotSinkConfig.class, properties));
+    io.cdap.cdap.etl.api.validation.ValidationException atDeploy = org.junit.jupiter.api.Assertions.assertThrows(
+        io.cdap.cdap.etl.api.validation.ValidationException.class,
+        () -> sink.configurePipeline(new MockPipelineConfigurer(input)));
+    assertEquals(List.of("Input schema does not fit the dataset: input field 'amount' is string, but the "
+        + "dataset's field 'amount' is decimal(18,4)."), messages(atDeploy));
+    assertEquals("amount", atDeploy.getFailures().get(0).getCauses().get(0).getAttribute(
+        io.cdap.cdap.etl.api.validation.CauseAttributes.INPUT_SCHEMA_FIELD));
+
+    // prepareRun (a dataset not reachable at deploy, or changed since): the same, nothing begun
+    FakeContext driver = FakeContext.builder().stage("snapshots").pipeline("daily").inputSchema(input).build();
+    io.cdap.cdap.etl.api.validation.ValidationException atRun = org.junit.jupiter.api.Assertions.assertThrows(
+        io.cdap.cdap.etl.api.validation.ValidationException.class, () -> sink.prepareRun(driver.sinkContext()));
+    assertEquals(messages(atDeploy), messages(atRun));
+    assertEquals(List.of(), dataset.snapshots(), "no snapshot begun");
+    assertEquals(Optional.of(schema), dataset.schema(), "the schema unchanged");
+
+    // the source: an output field the dataset has no column for
+    Map<String, String> source = sourceProperties(id);
+    source.put("schema", io.cdap.cdap.api.data.schema.Schema.recordOf("out",
+        io.cdap.cdap.api.data.schema.Schema.Field.of("id", io.cdap.cdap.api.data.schema.Schema.of(
+            io.cdap.cdap.api.data.schema.Schema.Type.LONG)),
+        io.cdap.cdap.api.data.schema.Schema.Field.of("colour", io.cdap.cdap.api.data.schema.Schema.nullableOf(
+            io.cdap.cdap.api.data.schema.Schema.of(io.cdap.cdap.api.data.schema.Schema.Type.STRING)))).toString());
+    SnapshotSource reader = new SnapshotSource(PluginConfigs.create(SnapshotSourceConfig.class, source));
+    io.cdap.cdap.etl.api.validation.ValidationException unknown = org.junit.jupiter.api.Assertions.assertThrows(
+        io.cdap.cdap.etl.api.validation.ValidationException.class,
+        () -> reader.configurePipeline(new MockPipelineConfigurer(null)));
+    assertEquals(List.of("Output schema does not fit the dataset: unknown column 'colour': the dataset's schema has "
+        + "no such field (it has [id, amount])."), messages(unknown));
+  }
+
+  private static List<String> messages(io.cdap.cdap.etl.api.validation.ValidationException e) {
+    return e.getFailures().stream().map(f -> f.getMessage()).collect(Collectors.toList());
   }
 }

@@ -94,6 +94,15 @@ final class SnapdsSide implements AutoCloseable {
     return new DatasetDump(ask("dump " + namespace + " " + dataset));
   }
 
+  /**
+   * Every committed snapshot's rows through the snapds Java API, decoded with the schema that
+   * snapshot was written with: snapshot id to rows of {field: value as text}, and in
+   * {@code schemas} snapshot id to its schema with ids.
+   */
+  synchronized JsonObject typed(String namespace, String dataset) throws IOException {
+    return ask("typed " + namespace + " " + dataset);
+  }
+
   /** Runs the dataset's cleanup in the snapds JVM. */
   synchronized String cleanup(String namespace, String dataset) throws IOException {
     return ask("cleanup " + namespace + " " + dataset).get("cleanup").getAsString();

@@ -28,6 +28,13 @@ import io.snapds.dataset.mapreduce.SnapshotOutputFormat;
 import io.snapds.dataset.mapreduce.SnapshotRowWritable;
 import io.snapds.dataset.mapreduce.SnapshotSelector;
 import io.snapds.dataset.mapreduce.SnapshotSplit;
+import io.snapds.dataset.mapreduce.SnapshotRecordInputFormat;
+import io.snapds.dataset.mapreduce.SnapshotRecordWritable;
+import io.snapds.dataset.schema.RowCodec;
+import io.snapds.dataset.schema.Schema;
+import io.snapds.dataset.schema.SchemaRecord;
+import io.snapds.dataset.schema.Type;
+import io.snapds.dataset.testing.GoldenRecords;
 import io.snapds.dataset.store.RowKeys;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
@@ -35,7 +42,9 @@ import io.snapds.dataset.testing.MiniClusterTxClientFactory;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -157,6 +166,84 @@ class SnapshotMapReduceIT {
           throw new IllegalStateException("the test never let the mapper go on");
         }
       }
+    }
+  }
+
+  // ---- typed records (#15) ----
+
+  @Test
+  void typedRecordsReadEachSnapshotWithTheSchemaItWasWrittenWith() throws Exception {
+    SnapshotDataset ds = create("typed");
+    Schema v1 = Schema.parse(GoldenRecords.schemaText());
+    ds.setSchema(v1);
+    RowCodec v1Rows = new RowCodec(v1, "d");
+    SnapshotInfo first;
+    try (SnapshotWriter w = ds.newSnapshot().begin()) {
+      GoldenRecords.records().forEach(r -> w.put(v1Rows.encode(r)));
+      first = w.commit();
+    }
+    ds.updateSchema(u -> u.addField("note", Type.STRING).renameField("s", "text"));
+    Schema v2 = ds.schema().orElseThrow();
+    RowCodec v2Rows = new RowCodec(v2, "d");
+    try (SnapshotWriter w = ds.newSnapshot().begin()) {
+      w.put(v2Rows.encode(Map.of("id", 7L, "text", "seven", "note", "added in v2")));
+      w.commit();
+    }
+
+    List<Map<String, Object>> older = readTyped(ds, SnapshotSelector.snapshot(first.id()));
+    assertEquals(GoldenRecords.records().size(), older.size());
+    for (int i = 0; i < older.size(); i++) {
+      Map<String, Object> expected = new LinkedHashMap<>(GoldenRecords.records().get(i));
+      expected.put("$schema", v1.toStringWithIds());
+      assertEquals(comparable(expected), comparable(older.get(i)), "row " + i + " of v1, read with v1's schema");
+    }
+    List<Map<String, Object>> current = readTyped(ds, SnapshotSelector.current());
+    assertEquals(1, current.size());
+    assertEquals(v2.toStringWithIds(), current.get(0).get("$schema"), "v2's row is read with v2's schema");
+    assertEquals("seven", current.get(0).get("text"));
+    assertEquals("added in v2", current.get(0).get("note"));
+  }
+
+  /** Every row of the snapshot through a typed-record job: its values by name, and its schema as "$schema". */
+  private List<Map<String, Object>> readTyped(SnapshotDataset ds, SnapshotSelector selector) throws Exception {
+    Job job = newJob("typed");
+    SnapshotRecordInputFormat.setInput(job, ds.id(), selector);
+    job.setMapperClass(TypedMapper.class);
+    job.setOutputFormatClass(NullOutputFormat.class);
+    job.setNumReduceTasks(0);
+    TypedMapper.seen.clear();
+    try {
+      assertTrue(job.waitForCompletion(false), "job failed");
+    } finally {
+      SnapshotRecordInputFormat.releasePin(job);
+    }
+    return new ArrayList<>(TypedMapper.seen);
+  }
+
+  /** Byte arrays as lists, so that maps of values compare by content. */
+  private static Map<String, Object> comparable(Map<String, Object> values) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    values.forEach((k, v) -> out.put(k, v instanceof byte[] b ? Bytes.toStringBinary(b) : v));
+    return out;
+  }
+
+  /** Records each row's typed values, checking the raw row and one typed getter beside them. */
+  public static final class TypedMapper
+      extends Mapper<ImmutableBytesWritable, SnapshotRecordWritable, Object, Object> {
+    static final Queue<Map<String, Object>> seen = new ConcurrentLinkedQueue<>();
+
+    @Override
+    protected void map(ImmutableBytesWritable key, SnapshotRecordWritable value, Context context) {
+      SchemaRecord record = value.record();
+      if (!Bytes.equals(key.copyBytes(), value.row().key())) {
+        throw new IllegalStateException("the raw row's key differs from the map key");
+      }
+      if (!java.util.Objects.equals(record.get("id"), record.getLong("id"))) {
+        throw new IllegalStateException("typed getter differs from get");
+      }
+      Map<String, Object> out = new LinkedHashMap<>(record.toMap());
+      out.put("$schema", value.schema().orElseThrow().toStringWithIds());
+      seen.add(out);
     }
   }
 

@@ -61,6 +61,13 @@ public final class SnapshotInputFormatImpl {
   public static final String PINNED_SNAPSHOT = PREFIX + "pinned.snapshot";
   /** Set by {@link #getSplits}: the reader pin that keeps it. */
   public static final String PIN_ID = PREFIX + "pin.id";
+  /**
+   * Set by {@link #getSplits}: the schema the pinned snapshot was written with
+   * ({@link io.snapds.dataset.schema.Schema#toStringWithIds}); unset for a schema-less snapshot.
+   */
+  public static final String PINNED_SCHEMA = PREFIX + "pinned.schema";
+  /** Set by {@link #getSplits}: the dataset's first column family, which holds a schema's cells. */
+  public static final String PINNED_FAMILY = PREFIX + "pinned.family";
 
   private static final Duration DEFAULT_PIN_TTL = Duration.ofDays(1);
 
@@ -161,6 +168,14 @@ public final class SnapshotInputFormatImpl {
       List<SnapshotSplit> splits = regionSplits(datasets.connection(), id, snapshot, rowScan);
       conf.set(PINNED_SNAPSHOT, snapshot.toString());
       conf.set(PIN_ID, pin.pinId());
+      // one metadata read per job: what the typed record reader decodes with (SnapshotRecordInputFormat)
+      Optional<io.snapds.dataset.schema.Schema> schema = dataset.schema(snapshot);
+      if (schema.isPresent()) {
+        conf.set(PINNED_SCHEMA, schema.get().toStringWithIds());
+      } else {
+        conf.unset(PINNED_SCHEMA);
+      }
+      conf.set(PINNED_FAMILY, dataset.properties().families().get(0));
       HeldPins.hold(datasets, pin, ttl);
       return splits;
     } catch (IOException | RuntimeException e) {

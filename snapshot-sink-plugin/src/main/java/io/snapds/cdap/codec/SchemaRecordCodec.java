@@ -39,13 +39,35 @@ public final class SchemaRecordCodec {
         family);
   }
 
-  /** The codec of a dataset schema, with the CDAP record schema named {@code recordName} it reads into. */
-  public static SchemaRecordCodec forDataset(io.snapds.dataset.schema.Schema dataset, String recordName, String family) {
+  /**
+   * The codec of records of a CDAP schema into a dataset schema that fits them
+   * ({@link InputSchemaPlan}): each record field goes to the dataset field of its name; dataset
+   * fields the record lacks are null.
+   */
+  public static SchemaRecordCodec forWriting(Schema cdap, io.snapds.dataset.schema.Schema dataset, String family) {
+    return new SchemaRecordCodec(cdap, dataset, family);
+  }
+
+  /**
+   * The codec of records of the CDAP schema {@code output} read from a dataset whose schema is
+   * {@code dataset}: each output field is the dataset field of its name.
+   */
+  public static SchemaRecordCodec forReading(Schema output, io.snapds.dataset.schema.Schema dataset, String family) {
+    return new SchemaRecordCodec(output, dataset, family);
+  }
+
+  /** The CDAP record schema (named {@code recordName}) that reads every field of a dataset schema. */
+  public static Schema cdapSchemaOf(io.snapds.dataset.schema.Schema dataset, String recordName) {
     List<Schema.Field> fields = new ArrayList<>();
     for (Field f : dataset.fields()) {
       fields.add(Schema.Field.of(f.name(), CdapSchemas.schemaOf(f.type().toString(), f.isNullable())));
     }
-    return new SchemaRecordCodec(Schema.recordOf(recordName, fields), dataset, family);
+    return Schema.recordOf(recordName, fields);
+  }
+
+  /** The codec of a dataset schema, with the CDAP record schema named {@code recordName} it reads into. */
+  public static SchemaRecordCodec forDataset(io.snapds.dataset.schema.Schema dataset, String recordName, String family) {
+    return new SchemaRecordCodec(cdapSchemaOf(dataset, recordName), dataset, family);
   }
 
   public Schema cdapSchema() {
@@ -71,7 +93,14 @@ public final class SchemaRecordCodec {
 
   /** @throws io.snapds.dataset.schema.InvalidValueException naming the field whose cell does not decode */
   public StructuredRecord fromRow(SnapshotRow row) {
-    SchemaRecord record = rows.decode(row);
+    return fromRecord(rows.decode(row));
+  }
+
+  /**
+   * The CDAP record of a dataset record whose schema has every field of this codec's CDAP schema
+   * by name (a record {@link SchemaRecord#project projected} onto this codec's dataset schema).
+   */
+  public StructuredRecord fromRecord(SchemaRecord record) {
     StructuredRecord.Builder b = StructuredRecord.builder(cdap);
     for (Schema.Field f : cdap.getFields()) {
       Object v = record.get(f.getName());

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.tephra.TxConstants;
@@ -42,7 +43,9 @@ import org.apache.tephra.shaded.org.apache.twill.zookeeper.ZKClientService;
  * <ul>
  *   <li>{@code dump <namespace> <name>}: the current snapshot, every snapshot's state, run id and
  *       source key, and the rows of every committed snapshot still readable;</li>
- *   <li>{@code cleanup <namespace> <name>}: runs the dataset's cleanup.</li>
+ *   <li>{@code cleanup <namespace> <name>}: runs the dataset's cleanup;</li>
+ *   <li>{@code typed <namespace> <name>}: every committed snapshot's schema and rows, each row
+ *       decoded with the schema that snapshot was written with, its values as text.</li>
  * </ul>
  * Started by {@code SnapdsSide} with the plugin jar's {@code lib/} first on its classpath, so it
  * runs the very libraries the plugin ships. Argument: the ZooKeeper quorum ({@code host:port}).
@@ -86,6 +89,7 @@ public final class SnapdsSideMain {
           switch (words[0]) {
             case "dump" -> dump(dataset, answer);
             case "cleanup" -> answer.put("cleanup", dataset.cleanup().toString());
+            case "typed" -> typed(dataset, answer);
             default -> throw new IllegalArgumentException("unknown command '" + words[0] + "'");
           }
         } catch (RuntimeException e) {
@@ -116,6 +120,32 @@ public final class SnapdsSideMain {
       }
     }
     answer.put("snapshots", snapshots);
+    answer.put("rows", rows);
+  }
+
+  /** Per committed snapshot with a schema: the schema (with ids) and the rows it decodes, values as text. */
+  private static void typed(SnapshotDataset dataset, Map<String, Object> answer) {
+    Map<String, String> schemas = new LinkedHashMap<>();
+    Map<String, List<Map<String, String>>> rows = new LinkedHashMap<>();
+    String family = dataset.properties().families().get(0);
+    for (SnapshotInfo s : dataset.retainedSnapshots()) {
+      Optional<io.snapds.dataset.schema.Schema> schema = dataset.schema(s.id());
+      if (schema.isEmpty()) {
+        continue;
+      }
+      schemas.put(s.id().toString(), schema.get().toStringWithIds());
+      io.snapds.dataset.schema.RowCodec codec = new io.snapds.dataset.schema.RowCodec(schema.get(), family);
+      List<Map<String, String>> out = new ArrayList<>();
+      try (RowScanner scanner = dataset.readSnapshot(s.id()).scan(RowScan.all())) {
+        for (SnapshotRow row : scanner) {
+          Map<String, String> values = new LinkedHashMap<>();
+          codec.decode(row).toMap().forEach((k, v) -> values.put(k, io.snapds.it.cdap.ValueText.of(v)));
+          out.add(values);
+        }
+      }
+      rows.put(s.id().toString(), out);
+    }
+    answer.put("schemas", schemas);
     answer.put("rows", rows);
   }
 
