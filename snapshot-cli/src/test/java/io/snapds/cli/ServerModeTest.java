@@ -1,7 +1,6 @@
 package io.snapds.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -133,7 +132,8 @@ class ServerModeTest {
     }
     Cli.Result stop = snapds("server", "stop");
     assertEquals(0, stop.exitCode(), stop.toString());
-    assertFalse(load.process().isAlive(), "the stop returned while the load still ran");
+    // the load releases the command lock when it has published, a moment before its JVM exits:
+    // that it published every row below (HBase was up until then) is what shows the stop waited
     Cli.Result loaded = load.result();
     assertEquals(0, loaded.exitCode(), loaded.toString());
     assertEquals(ExitCodes.NOT_FOUND, snapds("server", "status").exitCode());

@@ -24,9 +24,9 @@ import org.slf4j.LoggerFactory;
  * predicts the new snapshot's key distribution (issue #12 item 1).
  *
  * <p>Best effort: a split HBase refuses or that takes too long is logged and the rest skipped;
- * the build writes as it would without. Cost: one region-locator read of the table's boundaries
- * (cached by the connection) and at most {@code max} splits, each an HBase procedure of about a
- * second, made before the writer is returned. Independent of the publishes ever made.
+ * the build writes as it would without. Cost: one hbase:meta lookup per region of the parent's
+ * range (not the whole table's regions) and at most {@code max} splits, each an HBase procedure
+ * of about a second, made before the writer is returned, within half the writer's lease.
  */
 final class Presplit {
   private static final Logger LOG = LoggerFactory.getLogger(Presplit.class);
@@ -56,23 +56,56 @@ final class Presplit {
     return kept;
   }
 
-  /** Splits the data table at the points {@link #inherited} gives; returns how many splits were made. */
-  static int apply(Connection connection, TableName table, SnapshotId parent, SnapshotId child, int max) {
+  /**
+   * The start keys of the regions that hold {@code parent}'s range, walked from its start through
+   * hbase:meta (one lookup each): only the parent's regions, not the whole table's (whose empty
+   * regions of cleaned snapshots accumulate until they are merged).
+   */
+  private static byte[][] regionStartsOf(RegionLocator locator, SnapshotId parent) throws IOException {
+    byte[] stop = RowKeys.stop(parent);
+    List<byte[]> starts = new ArrayList<>();
+    byte[] row = RowKeys.start(parent);
+    while (true) {
+      HRegionLocation at = locator.getRegionLocation(row, true); // fresh: a cached one may predate splits
+      starts.add(at.getRegion().getStartKey());
+      byte[] end = at.getRegion().getEndKey();
+      if (end.length == 0 || Bytes.compareTo(end, stop) >= 0) {
+        return starts.toArray(byte[][]::new);
+      }
+      row = end;
+    }
+  }
+
+  /**
+   * Splits the data table at the points {@link #inherited} gives, for at most {@code budget};
+   * returns how many splits were made. The caller holds the writer lock, which nothing renews
+   * until the writer exists, so the budget must stay well inside the lease.
+   */
+  static int apply(Connection connection, TableName table, SnapshotId parent, SnapshotId child, int max,
+      java.time.Duration budget) {
     if (max <= 0) {
       return 0;
     }
+    long deadline = System.nanoTime() + budget.toNanos();
     try (RegionLocator locator = connection.getRegionLocator(table); Admin admin = connection.getAdmin()) {
-      byte[][] starts = locator.getStartKeys();
+      byte[][] starts = regionStartsOf(locator, parent);
       List<byte[]> points = inherited(starts, parent, child, max);
       LOG.debug("snapshot {} of {}: {} region starts, {} inherited split points", child, table, starts.length,
           points.size());
       int made = 0;
       for (byte[] point : points) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          LOG.warn("snapshot {} of {}: pre-split stopped after {} of {} splits, at its time budget {}", child, table,
+              made, points.size(), budget);
+          break;
+        }
         HRegionLocation at = locator.getRegionLocation(point, true);
         if (Bytes.equals(at.getRegion().getStartKey(), point)) {
           continue; // already a boundary (a retried begin)
         }
-        admin.splitRegionAsync(at.getRegion().getRegionName(), point).get(SPLIT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        admin.splitRegionAsync(at.getRegion().getRegionName(), point)
+            .get(Math.min(left, TimeUnit.SECONDS.toNanos(SPLIT_TIMEOUT_SECONDS)), TimeUnit.NANOSECONDS);
         made++;
       }
       if (made > 0) {

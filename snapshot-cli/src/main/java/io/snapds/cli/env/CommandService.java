@@ -35,8 +35,10 @@ import org.slf4j.LoggerFactory;
  * at all): the client sends NUL-terminated strings: the token (from the owner-only
  * {@code server.properties}: other local users cannot run commands as the owner), the working
  * directory, the home it resolved, the number of arguments, and the arguments. The server answers
- * with frames: {@code O<n>\n} or {@code E<n>\n} followed by n bytes of standard output or error,
- * and last {@code X<code>\n}, the exit code; or {@code R\n} alone: "run this one in your own JVM"
+ * with frames: {@code A\n} when it takes the command on (after that, a lost connection means the
+ * command may have run, and the client must not run it again), {@code O<n>\n} or {@code E<n>\n}
+ * followed by n bytes of standard output or error, and last {@code X<code>\n}, the exit code; or
+ * {@code R\n}, before any output: "this one did not run, run it in your own JVM"
  * (a command that reads standard input or manages the server, another home, a cluster, or a build
  * newer than the server's).
  */
@@ -55,7 +57,7 @@ public final class CommandService implements AutoCloseable {
   private static final int MAX_STRING = 1 << 20;
 
   private final Path home;
-  private final SharedEnvironment env;
+  private final Environment env;
   private final Runner runner;
   private final ServerSocket socket;
   private final String token;
@@ -65,7 +67,7 @@ public final class CommandService implements AutoCloseable {
   private final AtomicReference<Instant> lastUsed = new AtomicReference<>(Instant.EPOCH);
   private final Thread acceptor;
 
-  private CommandService(Path home, SharedEnvironment env, Runner runner, ServerSocket socket, String token) {
+  private CommandService(Path home, Environment env, Runner runner, ServerSocket socket, String token) {
     this.home = home;
     this.env = env;
     this.runner = runner;
@@ -82,7 +84,7 @@ public final class CommandService implements AutoCloseable {
   }
 
   /** Listens on a loopback port chosen by the system. */
-  static CommandService start(Path home, SharedEnvironment env, Runner runner) throws IOException {
+  static CommandService start(Path home, Environment env, Runner runner) throws IOException {
     byte[] secret = new byte[16];
     new SecureRandom().nextBytes(secret);
     ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -144,10 +146,11 @@ public final class CommandService implements AutoCloseable {
         send(raw, "R\n");
         return;
       }
+      send(raw, "A\n"); // from here on the command may run: the client must not run it again itself
       long t0 = System.nanoTime();
       PrintWriter out = new PrintWriter(new FrameWriter(raw, 'O'), true);
       PrintWriter err = new PrintWriter(new FrameWriter(raw, 'E'), true);
-      java.util.OptionalInt code = runner.run(args, home, env.lend(), out, err);
+      java.util.OptionalInt code = runner.run(args, home, env, out, err);
       out.flush();
       err.flush();
       send(raw, code.isPresent() ? "X" + code.getAsInt() + "\n" : "R\n");

@@ -173,7 +173,7 @@ final class HomeServer {
       commands.close();
     }
     if (commandEnv != null) {
-      commandEnv.close();
+      commandEnv.shutDown();
     }
     if (txService != null) {
       txService.stopAndWait();

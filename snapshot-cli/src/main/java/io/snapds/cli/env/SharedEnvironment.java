@@ -6,8 +6,7 @@ import org.apache.tephra.TransactionSystemClient;
 
 /**
  * The server's own connection and transaction client, lent to the commands it runs: a command's
- * {@link #lend() loan} leaves them open when the command closes it; the server closes them when it
- * stops.
+ * {@link #close()} leaves them open; the server closes them with {@link #shutDown()} when it stops.
  */
 final class SharedEnvironment implements Environment {
   private final Path home;
@@ -35,34 +34,14 @@ final class SharedEnvironment implements Environment {
     return "embedded HBase in " + home;
   }
 
-  /** A view for one command: closing it closes nothing. */
-  Environment lend() {
-    SharedEnvironment owner = this;
-    return new Environment() {
-      @Override
-      public Connection connection() {
-        return owner.connection();
-      }
-
-      @Override
-      public TransactionSystemClient txClient() {
-        return owner.txClient();
-      }
-
-      @Override
-      public String description() {
-        return owner.description();
-      }
-
-      @Override
-      public void close() {
-        // the server's: it stays open for the next command
-      }
-    };
-  }
-
+  /** A command's close: the connection and client stay open for the next command. */
   @Override
   public void close() {
+    // the server's, closed by shutDown()
+  }
+
+  /** The server's close, when it stops. */
+  void shutDown() {
     try {
       connection.close();
     } catch (Exception e) {
