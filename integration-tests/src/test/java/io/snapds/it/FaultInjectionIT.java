@@ -245,7 +245,7 @@ class FaultInjectionIT {
 
   /**
    * Moves the dataset's regions to the region server that does not carry hbase:meta, aborts that
-   * server, and starts a new one in its place (the cluster keeps two).
+   * server, and starts a new one in its place (the cluster keeps its count).
    */
   private void abortRegionServerServing(DatasetId id) {
     MiniHBaseCluster hbase = cluster.util().getMiniHBaseCluster();
