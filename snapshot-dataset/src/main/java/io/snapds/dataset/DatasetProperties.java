@@ -5,6 +5,8 @@ import static com.google.common.base.Preconditions.checkNotNull;
 
 import io.snapds.dataset.lock.LockSettings;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -26,6 +28,7 @@ public final class DatasetProperties {
   private final Duration historyRetainMaxAge;
   private final int eventsRetainLast;
   private final int presplitMaxRegions;
+  private final byte[][] firstSplitPoints;
 
   private DatasetProperties(Builder b) {
     checkArgument(!b.families.isEmpty(), "a dataset needs at least one column family");
@@ -49,12 +52,29 @@ public final class DatasetProperties {
     checkArgument(b.presplitMaxRegions >= 0 && b.presplitMaxRegions <= 10_000,
         "data.presplit.max.regions must be between 0 (off) and 10000, got %s", b.presplitMaxRegions);
     this.presplitMaxRegions = b.presplitMaxRegions;
+    this.firstSplitPoints = validSplitPoints(b.firstSplitPoints);
     this.historyRetainMaxAge = b.historyRetainMaxAge;
     this.families = List.copyOf(b.families);
     this.retention = checkNotNull(b.retention, "retention");
     this.lockSettings = checkNotNull(b.lockSettings, "lock settings");
     this.maxBuildTime = b.maxBuildTime;
     this.commitRetries = b.commitRetries;
+  }
+
+  private static byte[][] validSplitPoints(List<byte[]> points) {
+    checkNotNull(points, "first split points");
+    checkArgument(points.size() <= 10_000, "data.presplit.first.points: at most 10000 points, got %s", points.size());
+    byte[][] copy = new byte[points.size()][];
+    for (int i = 0; i < copy.length; i++) {
+      byte[] p = points.get(i);
+      checkArgument(p != null && p.length > 0, "data.presplit.first.points: point %s is empty", i);
+      copy[i] = p.clone();
+      checkArgument(i == 0 || Arrays.compareUnsigned(copy[i - 1], copy[i]) < 0,
+          "data.presplit.first.points must be sorted and distinct: '%s' comes after '%s'",
+          org.apache.hadoop.hbase.util.Bytes.toStringBinary(copy[i]),
+          org.apache.hadoop.hbase.util.Bytes.toStringBinary(i == 0 ? copy[i] : copy[i - 1]));
+    }
+    return copy;
   }
 
   public static DatasetProperties defaults() {
@@ -69,7 +89,7 @@ public final class DatasetProperties {
     return builder().families(families).retention(retention).lockSettings(lockSettings)
         .maxBuildTime(maxBuildTime).commitRetries(commitRetries)
         .historyHorizon(historyRetainLast, historyRetainMaxAge).eventsRetainLast(eventsRetainLast)
-        .presplitMaxRegions(presplitMaxRegions);
+        .presplitMaxRegions(presplitMaxRegions).firstSplitPoints(firstSplitPoints());
   }
 
   /** Column families of the data table; the first is the default one. */
@@ -128,6 +148,20 @@ public final class DatasetProperties {
     return presplitMaxRegions;
   }
 
+  /**
+   * The user keys at which a dataset's first snapshot (one without a parent) is split before its
+   * first row ({@code data.presplit.first.points}; default none). Later snapshots inherit their
+   * parent's boundaries instead. Sorted, distinct; capped like the inherited ones by
+   * {@link #presplitMaxRegions()}. Returns copies.
+   */
+  public List<byte[]> firstSplitPoints() {
+    List<byte[]> out = new ArrayList<>(firstSplitPoints.length);
+    for (byte[] p : firstSplitPoints) {
+      out.add(p.clone());
+    }
+    return out;
+  }
+
   /** The history horizon by age: entries younger than this are kept beyond the count. Default none. */
   public java.util.Optional<Duration> historyRetainMaxAge() {
     return java.util.Optional.ofNullable(historyRetainMaxAge);
@@ -139,13 +173,14 @@ public final class DatasetProperties {
         && retention.equals(p.retention) && lockSettings.equals(p.lockSettings)
         && maxBuildTime.equals(p.maxBuildTime) && commitRetries == p.commitRetries
         && historyRetainLast == p.historyRetainLast && Objects.equals(historyRetainMaxAge, p.historyRetainMaxAge)
-        && eventsRetainLast == p.eventsRetainLast && presplitMaxRegions == p.presplitMaxRegions;
+        && eventsRetainLast == p.eventsRetainLast && presplitMaxRegions == p.presplitMaxRegions
+        && Arrays.deepEquals(firstSplitPoints, p.firstSplitPoints);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(families, retention, lockSettings, maxBuildTime, commitRetries, historyRetainLast,
-        historyRetainMaxAge, eventsRetainLast, presplitMaxRegions);
+        historyRetainMaxAge, eventsRetainLast, presplitMaxRegions, Arrays.deepHashCode(firstSplitPoints));
   }
 
   @Override
@@ -153,7 +188,8 @@ public final class DatasetProperties {
     return "DatasetProperties{families=" + families + ", " + retention + ", " + lockSettings
         + ", maxBuildTime=" + maxBuildTime + ", commitRetries=" + commitRetries
         + ", historyRetainLast=" + historyRetainLast + ", historyRetainMaxAge=" + historyRetainMaxAge
-        + ", eventsRetainLast=" + eventsRetainLast + ", presplitMaxRegions=" + presplitMaxRegions + "}";
+        + ", eventsRetainLast=" + eventsRetainLast + ", presplitMaxRegions=" + presplitMaxRegions
+        + ", firstSplitPoints=" + firstSplitPoints.length + "}";
   }
 
   /**
@@ -170,6 +206,7 @@ public final class DatasetProperties {
     private Duration historyRetainMaxAge;
     private int eventsRetainLast = 1000;
     private int presplitMaxRegions = 64;
+    private List<byte[]> firstSplitPoints = List.of();
 
     public Builder families(List<String> families) {
       this.families = checkNotNull(families, "families");
@@ -210,6 +247,12 @@ public final class DatasetProperties {
     /** See {@link DatasetProperties#presplitMaxRegions()}; 0 turns pre-splitting off. */
     public Builder presplitMaxRegions(int presplitMaxRegions) {
       this.presplitMaxRegions = presplitMaxRegions;
+      return this;
+    }
+
+    /** See {@link DatasetProperties#firstSplitPoints()}: user keys, sorted and distinct. */
+    public Builder firstSplitPoints(List<byte[]> userKeys) {
+      this.firstSplitPoints = checkNotNull(userKeys, "first split points");
       return this;
     }
 

@@ -8,6 +8,7 @@ import io.snapds.dataset.RetentionPolicy;
 import io.snapds.dataset.lock.LockSettings;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -45,6 +46,9 @@ public final class PropertiesCodec {
     m.put("events.retain.last", Integer.toString(p.eventsRetainLast()));
     m.put("data.presplit", Boolean.toString(p.presplitMaxRegions() > 0));
     m.put("data.presplit.max.regions", Integer.toString(p.presplitMaxRegions()));
+    if (!p.firstSplitPoints().isEmpty()) {
+      m.put("data.presplit.first.points", SplitPoints.format(p.firstSplitPoints()));
+    }
     p.historyRetainMaxAge().ifPresent(a -> m.put("history.retain.max.age", a.toString()));
     return m;
   }
@@ -84,6 +88,8 @@ public final class PropertiesCodec {
           .eventsRetainLast(m.containsKey("events.retain.last") ? r.integer("events.retain.last") : 1000)
           .presplitMaxRegions("false".equals(m.get("data.presplit")) ? 0
               : m.containsKey("data.presplit.max.regions") ? r.integer("data.presplit.max.regions") : 64)
+          .firstSplitPoints(m.containsKey("data.presplit.first.points")
+              ? SplitPoints.parse(r.string("data.presplit.first.points")) : List.of())
           .build();
     } catch (IllegalArgumentException e) {
       throw new CorruptMetadataException(dataset, "p", "invalid properties: " + e.getMessage());
