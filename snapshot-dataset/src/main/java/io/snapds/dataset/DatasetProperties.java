@@ -15,6 +15,8 @@ import java.util.regex.Pattern;
  * when built and again when a dataset is opened.
  */
 public final class DatasetProperties {
+  /** The most threads one cleanup deletes with. */
+  public static final int MAX_CLEANUP_THREADS = 256;
   private static final Pattern FAMILY = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}");
 
   private final List<String> families;
@@ -26,6 +28,7 @@ public final class DatasetProperties {
   private final Duration historyRetainMaxAge;
   private final int eventsRetainLast;
   private final int presplitMaxRegions;
+  private final int cleanupThreads;
 
   private DatasetProperties(Builder b) {
     checkArgument(!b.families.isEmpty(), "a dataset needs at least one column family");
@@ -49,6 +52,9 @@ public final class DatasetProperties {
     checkArgument(b.presplitMaxRegions >= 0 && b.presplitMaxRegions <= 10_000,
         "data.presplit.max.regions must be between 0 (off) and 10000, got %s", b.presplitMaxRegions);
     this.presplitMaxRegions = b.presplitMaxRegions;
+    checkArgument(b.cleanupThreads >= 1 && b.cleanupThreads <= MAX_CLEANUP_THREADS,
+        "cleanup.threads must be between 1 and %s, got %s", MAX_CLEANUP_THREADS, b.cleanupThreads);
+    this.cleanupThreads = b.cleanupThreads;
     this.historyRetainMaxAge = b.historyRetainMaxAge;
     this.families = List.copyOf(b.families);
     this.retention = checkNotNull(b.retention, "retention");
@@ -69,7 +75,7 @@ public final class DatasetProperties {
     return builder().families(families).retention(retention).lockSettings(lockSettings)
         .maxBuildTime(maxBuildTime).commitRetries(commitRetries)
         .historyHorizon(historyRetainLast, historyRetainMaxAge).eventsRetainLast(eventsRetainLast)
-        .presplitMaxRegions(presplitMaxRegions);
+        .presplitMaxRegions(presplitMaxRegions).cleanupThreads(cleanupThreads);
   }
 
   /** Column families of the data table; the first is the default one. */
@@ -128,6 +134,14 @@ public final class DatasetProperties {
     return presplitMaxRegions;
   }
 
+  /**
+   * How many threads a cleanup deletes a snapshot's regions with ({@code cleanup.threads}, 1 to
+   * {@link #MAX_CLEANUP_THREADS}, default 4): one region per thread at a time.
+   */
+  public int cleanupThreads() {
+    return cleanupThreads;
+  }
+
   /** The history horizon by age: entries younger than this are kept beyond the count. Default none. */
   public java.util.Optional<Duration> historyRetainMaxAge() {
     return java.util.Optional.ofNullable(historyRetainMaxAge);
@@ -139,13 +153,14 @@ public final class DatasetProperties {
         && retention.equals(p.retention) && lockSettings.equals(p.lockSettings)
         && maxBuildTime.equals(p.maxBuildTime) && commitRetries == p.commitRetries
         && historyRetainLast == p.historyRetainLast && Objects.equals(historyRetainMaxAge, p.historyRetainMaxAge)
-        && eventsRetainLast == p.eventsRetainLast && presplitMaxRegions == p.presplitMaxRegions;
+        && eventsRetainLast == p.eventsRetainLast && presplitMaxRegions == p.presplitMaxRegions
+        && cleanupThreads == p.cleanupThreads;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(families, retention, lockSettings, maxBuildTime, commitRetries, historyRetainLast,
-        historyRetainMaxAge, eventsRetainLast, presplitMaxRegions);
+        historyRetainMaxAge, eventsRetainLast, presplitMaxRegions, cleanupThreads);
   }
 
   @Override
@@ -153,7 +168,8 @@ public final class DatasetProperties {
     return "DatasetProperties{families=" + families + ", " + retention + ", " + lockSettings
         + ", maxBuildTime=" + maxBuildTime + ", commitRetries=" + commitRetries
         + ", historyRetainLast=" + historyRetainLast + ", historyRetainMaxAge=" + historyRetainMaxAge
-        + ", eventsRetainLast=" + eventsRetainLast + ", presplitMaxRegions=" + presplitMaxRegions + "}";
+        + ", eventsRetainLast=" + eventsRetainLast + ", presplitMaxRegions=" + presplitMaxRegions
+        + ", cleanupThreads=" + cleanupThreads + "}";
   }
 
   /**
@@ -170,6 +186,7 @@ public final class DatasetProperties {
     private Duration historyRetainMaxAge;
     private int eventsRetainLast = 1000;
     private int presplitMaxRegions = 64;
+    private int cleanupThreads = 4;
 
     public Builder families(List<String> families) {
       this.families = checkNotNull(families, "families");
@@ -210,6 +227,12 @@ public final class DatasetProperties {
     /** See {@link DatasetProperties#presplitMaxRegions()}; 0 turns pre-splitting off. */
     public Builder presplitMaxRegions(int presplitMaxRegions) {
       this.presplitMaxRegions = presplitMaxRegions;
+      return this;
+    }
+
+    /** See {@link DatasetProperties#cleanupThreads()}. */
+    public Builder cleanupThreads(int cleanupThreads) {
+      this.cleanupThreads = cleanupThreads;
       return this;
     }
 

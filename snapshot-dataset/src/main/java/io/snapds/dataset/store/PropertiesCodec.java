@@ -45,6 +45,7 @@ public final class PropertiesCodec {
     m.put("events.retain.last", Integer.toString(p.eventsRetainLast()));
     m.put("data.presplit", Boolean.toString(p.presplitMaxRegions() > 0));
     m.put("data.presplit.max.regions", Integer.toString(p.presplitMaxRegions()));
+    m.put("cleanup.threads", Integer.toString(p.cleanupThreads()));
     p.historyRetainMaxAge().ifPresent(a -> m.put("history.retain.max.age", a.toString()));
     return m;
   }
@@ -84,6 +85,7 @@ public final class PropertiesCodec {
           .eventsRetainLast(m.containsKey("events.retain.last") ? r.integer("events.retain.last") : 1000)
           .presplitMaxRegions("false".equals(m.get("data.presplit")) ? 0
               : m.containsKey("data.presplit.max.regions") ? r.integer("data.presplit.max.regions") : 64)
+          .cleanupThreads(m.containsKey("cleanup.threads") ? r.integer("cleanup.threads") : 4)
           .build();
     } catch (IllegalArgumentException e) {
       throw new CorruptMetadataException(dataset, "p", "invalid properties: " + e.getMessage());
