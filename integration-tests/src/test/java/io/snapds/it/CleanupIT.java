@@ -103,7 +103,8 @@ class CleanupIT {
   @Test
   void anInterruptedCleanupResumesWithOnlyThePiecesNotDone() throws Exception {
     SnapshotDataset ds = cluster.datasets().create(MiniCluster.uniqueDataset("resume"),
-        DatasetProperties.builder().retention(RetentionPolicy.retainLast(1)).cleanupThreads(2).build());
+        DatasetProperties.builder().retention(RetentionPolicy.retainLast(1)).cleanupThreads(2)
+            .presplitMaxRegions(0).build()); // the next snapshot needs no splits here
     SnapshotWriter w = ds.newSnapshot().begin();
     for (int at : new int[] {100, 200, 300}) { // split before the rows: daughters with files split later
       split(ds, RowKeys.rowKey(w.snapshotId(), Fixtures.key(at)));

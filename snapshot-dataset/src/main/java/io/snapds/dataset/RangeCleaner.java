@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * region of the snapshot), less the key ranges an earlier run recorded done (metadata row
  * {@code q} + id); each piece is scanned key-only and deleted through its own
  * {@code BufferedMutator} by one of {@code threads} workers; after each piece the calling thread
- * records it done (one metadata transaction) and tells the listener. A crash, an interrupt, a
+ * records it done (one metadata transaction; not after the last piece, which the caller's record
+ * of the snapshot cleaned follows) and tells the listener. A crash, an interrupt, a
  * failed piece or a listener that throws leaves the finished pieces recorded; the next run
  * deletes only the rest. The caller removes the progress row when it records the snapshot
  * cleaned.
@@ -71,7 +72,9 @@ final class RangeCleaner {
       for (int finished = 1; finished <= pieces.size(); finished++) {
         Piece p = next(done, snapshot);
         progress = progress.with(p.range(), p.rows());
-        record(snapshot, progress);
+        if (finished < pieces.size()) { // after the last, the caller records the snapshot cleaned
+          record(snapshot, progress);
+        }
         rows += p.rows();
         listener.progress(snapshot, rows, finished, pieces.size());
       }
