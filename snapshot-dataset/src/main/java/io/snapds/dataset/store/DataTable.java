@@ -141,9 +141,10 @@ public final class DataTable {
 
   /**
    * The user keys where the data table's regions inside {@code snapshot}'s range begin, ascending
-   * (empty when one region holds the whole range). Walks hbase:meta from the range's start, one
-   * lookup per region of this snapshot (fresh, not cached: splits since may have moved them),
-   * never the whole table's regions.
+   * (empty when one region holds the whole range). Walks the region locations from the range's
+   * start, one lookup per region of this snapshot (from the connection's cache when it has them,
+   * else hbase:meta), never the whole table's regions. A stale cache only makes pieces that span
+   * more than one region: the boundaries cut the work, they do not decide what is deleted.
    */
   public List<byte[]> regionBoundaries(SnapshotId snapshot) {
     byte[] stop = RowKeys.stop(snapshot);
@@ -151,7 +152,7 @@ public final class DataTable {
     try (RegionLocator locator = connection.getRegionLocator(name)) {
       byte[] row = RowKeys.start(snapshot);
       while (true) {
-        byte[] end = locator.getRegionLocation(row, true).getRegion().getEndKey();
+        byte[] end = locator.getRegionLocation(row).getRegion().getEndKey();
         if (end.length == 0 || Bytes.compareTo(end, stop) >= 0) {
           return boundaries;
         }
