@@ -5,6 +5,8 @@ import static com.google.common.base.Preconditions.checkNotNull;
 
 import io.snapds.dataset.lock.LockSettings;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -29,6 +31,7 @@ public final class DatasetProperties {
   private final int eventsRetainLast;
   private final int presplitMaxRegions;
   private final int cleanupThreads;
+  private final byte[][] firstSplitPoints;
 
   private DatasetProperties(Builder b) {
     checkArgument(!b.families.isEmpty(), "a dataset needs at least one column family");
@@ -55,12 +58,29 @@ public final class DatasetProperties {
     checkArgument(b.cleanupThreads >= 1 && b.cleanupThreads <= MAX_CLEANUP_THREADS,
         "cleanup.threads must be between 1 and %s, got %s", MAX_CLEANUP_THREADS, b.cleanupThreads);
     this.cleanupThreads = b.cleanupThreads;
+    this.firstSplitPoints = validSplitPoints(b.firstSplitPoints);
     this.historyRetainMaxAge = b.historyRetainMaxAge;
     this.families = List.copyOf(b.families);
     this.retention = checkNotNull(b.retention, "retention");
     this.lockSettings = checkNotNull(b.lockSettings, "lock settings");
     this.maxBuildTime = b.maxBuildTime;
     this.commitRetries = b.commitRetries;
+  }
+
+  private static byte[][] validSplitPoints(List<byte[]> points) {
+    checkNotNull(points, "first split points");
+    checkArgument(points.size() <= 10_000, "data.presplit.first.points: at most 10000 points, got %s", points.size());
+    byte[][] copy = new byte[points.size()][];
+    for (int i = 0; i < copy.length; i++) {
+      byte[] p = points.get(i);
+      checkArgument(p != null && p.length > 0, "data.presplit.first.points: point %s is empty", i);
+      copy[i] = p.clone();
+      checkArgument(i == 0 || Arrays.compareUnsigned(copy[i - 1], copy[i]) < 0,
+          "data.presplit.first.points must be sorted and distinct: '%s' comes after '%s'",
+          org.apache.hadoop.hbase.util.Bytes.toStringBinary(copy[i]),
+          org.apache.hadoop.hbase.util.Bytes.toStringBinary(i == 0 ? copy[i] : copy[i - 1]));
+    }
+    return copy;
   }
 
   public static DatasetProperties defaults() {
@@ -75,7 +95,8 @@ public final class DatasetProperties {
     return builder().families(families).retention(retention).lockSettings(lockSettings)
         .maxBuildTime(maxBuildTime).commitRetries(commitRetries)
         .historyHorizon(historyRetainLast, historyRetainMaxAge).eventsRetainLast(eventsRetainLast)
-        .presplitMaxRegions(presplitMaxRegions).cleanupThreads(cleanupThreads);
+        .presplitMaxRegions(presplitMaxRegions)
+        .firstSplitPoints(firstSplitPoints()).cleanupThreads(cleanupThreads);
   }
 
   /** Column families of the data table; the first is the default one. */
@@ -142,6 +163,20 @@ public final class DatasetProperties {
     return cleanupThreads;
   }
 
+  /**
+   * The user keys at which a dataset's first snapshot (one without a parent) is split before its
+   * first row ({@code data.presplit.first.points}; default none). Later snapshots inherit their
+   * parent's boundaries instead. Sorted, distinct; capped like the inherited ones by
+   * {@link #presplitMaxRegions()}. Returns copies.
+   */
+  public List<byte[]> firstSplitPoints() {
+    List<byte[]> out = new ArrayList<>(firstSplitPoints.length);
+    for (byte[] p : firstSplitPoints) {
+      out.add(p.clone());
+    }
+    return out;
+  }
+
   /** The history horizon by age: entries younger than this are kept beyond the count. Default none. */
   public java.util.Optional<Duration> historyRetainMaxAge() {
     return java.util.Optional.ofNullable(historyRetainMaxAge);
@@ -154,13 +189,15 @@ public final class DatasetProperties {
         && maxBuildTime.equals(p.maxBuildTime) && commitRetries == p.commitRetries
         && historyRetainLast == p.historyRetainLast && Objects.equals(historyRetainMaxAge, p.historyRetainMaxAge)
         && eventsRetainLast == p.eventsRetainLast && presplitMaxRegions == p.presplitMaxRegions
+        && Arrays.deepEquals(firstSplitPoints, p.firstSplitPoints)
         && cleanupThreads == p.cleanupThreads;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(families, retention, lockSettings, maxBuildTime, commitRetries, historyRetainLast,
-        historyRetainMaxAge, eventsRetainLast, presplitMaxRegions, cleanupThreads);
+        historyRetainMaxAge, eventsRetainLast, presplitMaxRegions, Arrays.deepHashCode(firstSplitPoints),
+        cleanupThreads);
   }
 
   @Override
@@ -169,6 +206,7 @@ public final class DatasetProperties {
         + ", maxBuildTime=" + maxBuildTime + ", commitRetries=" + commitRetries
         + ", historyRetainLast=" + historyRetainLast + ", historyRetainMaxAge=" + historyRetainMaxAge
         + ", eventsRetainLast=" + eventsRetainLast + ", presplitMaxRegions=" + presplitMaxRegions
+        + ", firstSplitPoints=" + firstSplitPoints.length
         + ", cleanupThreads=" + cleanupThreads + "}";
   }
 
@@ -187,6 +225,7 @@ public final class DatasetProperties {
     private int eventsRetainLast = 1000;
     private int presplitMaxRegions = 64;
     private int cleanupThreads = 4;
+    private List<byte[]> firstSplitPoints = List.of();
 
     public Builder families(List<String> families) {
       this.families = checkNotNull(families, "families");
@@ -233,6 +272,12 @@ public final class DatasetProperties {
     /** See {@link DatasetProperties#cleanupThreads()}. */
     public Builder cleanupThreads(int cleanupThreads) {
       this.cleanupThreads = cleanupThreads;
+      return this;
+    }
+
+    /** See {@link DatasetProperties#firstSplitPoints()}: user keys, sorted and distinct. */
+    public Builder firstSplitPoints(List<byte[]> userKeys) {
+      this.firstSplitPoints = checkNotNull(userKeys, "first split points");
       return this;
     }
 

@@ -8,6 +8,7 @@ import io.snapds.dataset.RetentionPolicy;
 import io.snapds.dataset.lock.LockSettings;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -46,6 +47,9 @@ public final class PropertiesCodec {
     m.put("data.presplit", Boolean.toString(p.presplitMaxRegions() > 0));
     m.put("data.presplit.max.regions", Integer.toString(p.presplitMaxRegions()));
     m.put("cleanup.threads", Integer.toString(p.cleanupThreads()));
+    if (!p.firstSplitPoints().isEmpty()) {
+      m.put("data.presplit.first.points", SplitPoints.format(p.firstSplitPoints()));
+    }
     p.historyRetainMaxAge().ifPresent(a -> m.put("history.retain.max.age", a.toString()));
     return m;
   }
@@ -86,6 +90,8 @@ public final class PropertiesCodec {
           .presplitMaxRegions("false".equals(m.get("data.presplit")) ? 0
               : m.containsKey("data.presplit.max.regions") ? r.integer("data.presplit.max.regions") : 64)
           .cleanupThreads(m.containsKey("cleanup.threads") ? r.integer("cleanup.threads") : 4)
+          .firstSplitPoints(m.containsKey("data.presplit.first.points")
+              ? SplitPoints.parse(r.string("data.presplit.first.points")) : List.of())
           .build();
     } catch (IllegalArgumentException e) {
       throw new CorruptMetadataException(dataset, "p", "invalid properties: " + e.getMessage());
