@@ -82,7 +82,8 @@ final class CleanupBenchmark implements Benchmark {
 
   private static double cleanup(BenchContext ctx, long rows) throws Exception {
     SnapshotDataset dataset = ctx.createDataset("cleanup", DatasetProperties.builder()
-        .retention(RetentionPolicy.retainLast(1)).cleanupThreads(THREADS).build());
+        .retention(RetentionPolicy.retainLast(1)).cleanupThreads(THREADS)
+        .presplitMaxRegions(0).build()); // the splits are made by hand below; the one-row snapshot needs none
     try {
       try (SnapshotWriter w = dataset.newSnapshot().begin()) {
         List<byte[]> points = new ArrayList<>();
