@@ -17,6 +17,8 @@ import java.util.regex.Pattern;
  * when built and again when a dataset is opened.
  */
 public final class DatasetProperties {
+  /** The most threads one cleanup deletes with. */
+  public static final int MAX_CLEANUP_THREADS = 256;
   private static final Pattern FAMILY = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}");
 
   private final List<String> families;
@@ -28,6 +30,7 @@ public final class DatasetProperties {
   private final Duration historyRetainMaxAge;
   private final int eventsRetainLast;
   private final int presplitMaxRegions;
+  private final int cleanupThreads;
   private final byte[][] firstSplitPoints;
 
   private DatasetProperties(Builder b) {
@@ -52,6 +55,9 @@ public final class DatasetProperties {
     checkArgument(b.presplitMaxRegions >= 0 && b.presplitMaxRegions <= 10_000,
         "data.presplit.max.regions must be between 0 (off) and 10000, got %s", b.presplitMaxRegions);
     this.presplitMaxRegions = b.presplitMaxRegions;
+    checkArgument(b.cleanupThreads >= 1 && b.cleanupThreads <= MAX_CLEANUP_THREADS,
+        "cleanup.threads must be between 1 and %s, got %s", MAX_CLEANUP_THREADS, b.cleanupThreads);
+    this.cleanupThreads = b.cleanupThreads;
     this.firstSplitPoints = validSplitPoints(b.firstSplitPoints);
     this.historyRetainMaxAge = b.historyRetainMaxAge;
     this.families = List.copyOf(b.families);
@@ -89,7 +95,8 @@ public final class DatasetProperties {
     return builder().families(families).retention(retention).lockSettings(lockSettings)
         .maxBuildTime(maxBuildTime).commitRetries(commitRetries)
         .historyHorizon(historyRetainLast, historyRetainMaxAge).eventsRetainLast(eventsRetainLast)
-        .presplitMaxRegions(presplitMaxRegions).firstSplitPoints(firstSplitPoints());
+        .presplitMaxRegions(presplitMaxRegions)
+        .firstSplitPoints(firstSplitPoints()).cleanupThreads(cleanupThreads);
   }
 
   /** Column families of the data table; the first is the default one. */
@@ -149,6 +156,14 @@ public final class DatasetProperties {
   }
 
   /**
+   * How many threads a cleanup deletes a snapshot's regions with ({@code cleanup.threads}, 1 to
+   * {@link #MAX_CLEANUP_THREADS}, default 4): one region per thread at a time.
+   */
+  public int cleanupThreads() {
+    return cleanupThreads;
+  }
+
+  /**
    * The user keys at which a dataset's first snapshot (one without a parent) is split before its
    * first row ({@code data.presplit.first.points}; default none). Later snapshots inherit their
    * parent's boundaries instead. Sorted, distinct; capped like the inherited ones by
@@ -174,13 +189,15 @@ public final class DatasetProperties {
         && maxBuildTime.equals(p.maxBuildTime) && commitRetries == p.commitRetries
         && historyRetainLast == p.historyRetainLast && Objects.equals(historyRetainMaxAge, p.historyRetainMaxAge)
         && eventsRetainLast == p.eventsRetainLast && presplitMaxRegions == p.presplitMaxRegions
-        && Arrays.deepEquals(firstSplitPoints, p.firstSplitPoints);
+        && Arrays.deepEquals(firstSplitPoints, p.firstSplitPoints)
+        && cleanupThreads == p.cleanupThreads;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(families, retention, lockSettings, maxBuildTime, commitRetries, historyRetainLast,
-        historyRetainMaxAge, eventsRetainLast, presplitMaxRegions, Arrays.deepHashCode(firstSplitPoints));
+        historyRetainMaxAge, eventsRetainLast, presplitMaxRegions, Arrays.deepHashCode(firstSplitPoints),
+        cleanupThreads);
   }
 
   @Override
@@ -189,7 +206,8 @@ public final class DatasetProperties {
         + ", maxBuildTime=" + maxBuildTime + ", commitRetries=" + commitRetries
         + ", historyRetainLast=" + historyRetainLast + ", historyRetainMaxAge=" + historyRetainMaxAge
         + ", eventsRetainLast=" + eventsRetainLast + ", presplitMaxRegions=" + presplitMaxRegions
-        + ", firstSplitPoints=" + firstSplitPoints.length + "}";
+        + ", firstSplitPoints=" + firstSplitPoints.length
+        + ", cleanupThreads=" + cleanupThreads + "}";
   }
 
   /**
@@ -206,6 +224,7 @@ public final class DatasetProperties {
     private Duration historyRetainMaxAge;
     private int eventsRetainLast = 1000;
     private int presplitMaxRegions = 64;
+    private int cleanupThreads = 4;
     private List<byte[]> firstSplitPoints = List.of();
 
     public Builder families(List<String> families) {
@@ -247,6 +266,12 @@ public final class DatasetProperties {
     /** See {@link DatasetProperties#presplitMaxRegions()}; 0 turns pre-splitting off. */
     public Builder presplitMaxRegions(int presplitMaxRegions) {
       this.presplitMaxRegions = presplitMaxRegions;
+      return this;
+    }
+
+    /** See {@link DatasetProperties#cleanupThreads()}. */
+    public Builder cleanupThreads(int cleanupThreads) {
+      this.cleanupThreads = cleanupThreads;
       return this;
     }
 

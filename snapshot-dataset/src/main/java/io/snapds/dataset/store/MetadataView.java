@@ -151,6 +151,15 @@ public interface MetadataView {
   /** Every recorded delivered position by name, in name order (one scan of the {@code o} rows). */
   java.util.SortedMap<String, Long> deliveredPositions();
 
+  /**
+   * How far an interrupted cleanup of {@code id} got (row {@code q} + id); {@link CleanupProgress#NONE}
+   * when none is recorded. One row read.
+   */
+  CleanupProgress cleanupProgress(SnapshotId id);
+
+  /** Records how far the cleanup of {@code id} got; {@link CleanupProgress#NONE} removes the row. */
+  void putCleanupProgress(SnapshotId id, CleanupProgress progress);
+
   /** True when something was recorded. */
   boolean changed();
 }

@@ -46,6 +46,7 @@ public final class PropertiesCodec {
     m.put("events.retain.last", Integer.toString(p.eventsRetainLast()));
     m.put("data.presplit", Boolean.toString(p.presplitMaxRegions() > 0));
     m.put("data.presplit.max.regions", Integer.toString(p.presplitMaxRegions()));
+    m.put("cleanup.threads", Integer.toString(p.cleanupThreads()));
     if (!p.firstSplitPoints().isEmpty()) {
       m.put("data.presplit.first.points", SplitPoints.format(p.firstSplitPoints()));
     }
@@ -88,6 +89,7 @@ public final class PropertiesCodec {
           .eventsRetainLast(m.containsKey("events.retain.last") ? r.integer("events.retain.last") : 1000)
           .presplitMaxRegions("false".equals(m.get("data.presplit")) ? 0
               : m.containsKey("data.presplit.max.regions") ? r.integer("data.presplit.max.regions") : 64)
+          .cleanupThreads(m.containsKey("cleanup.threads") ? r.integer("cleanup.threads") : 4)
           .firstSplitPoints(m.containsKey("data.presplit.first.points")
               ? SplitPoints.parse(r.string("data.presplit.first.points")) : List.of())
           .build();
