@@ -42,9 +42,10 @@ final class Cleanup {
   private final TransactionSystemClient txClient;
   private final Clock clock;
   private final MetadataPruner pruner;
+  private final EmptyRegionMerger merger;
 
   Cleanup(DatasetId dataset, MetadataStore store, DataTable data, LockTable locks,
-      TransactionSystemClient txClient, Clock clock, MetadataPruner pruner) {
+      TransactionSystemClient txClient, Clock clock, MetadataPruner pruner, EmptyRegionMerger merger) {
     this.dataset = dataset;
     this.store = store;
     this.data = data;
@@ -52,6 +53,7 @@ final class Cleanup {
     this.txClient = txClient;
     this.clock = clock;
     this.pruner = pruner;
+    this.merger = merger;
   }
 
   /** Gives every expired or aborted snapshot without one a cleanup fence. */
@@ -135,6 +137,7 @@ final class Cleanup {
         return null;
       }));
     }
+    merger.run(cleaned); // best effort: the regions no live snapshot holds any more become one
     List<Long> truncated = truncateInvalid(probe, cleaned);
     untilNextRun("trim the metadata", () -> pruner.run(probe.invalids()));
     forgetCleaningMarks();

@@ -26,6 +26,7 @@ public final class DatasetProperties {
   private final Duration historyRetainMaxAge;
   private final int eventsRetainLast;
   private final int presplitMaxRegions;
+  private final boolean mergeEmptyRegions;
 
   private DatasetProperties(Builder b) {
     checkArgument(!b.families.isEmpty(), "a dataset needs at least one column family");
@@ -49,6 +50,7 @@ public final class DatasetProperties {
     checkArgument(b.presplitMaxRegions >= 0 && b.presplitMaxRegions <= 10_000,
         "data.presplit.max.regions must be between 0 (off) and 10000, got %s", b.presplitMaxRegions);
     this.presplitMaxRegions = b.presplitMaxRegions;
+    this.mergeEmptyRegions = b.mergeEmptyRegions;
     this.historyRetainMaxAge = b.historyRetainMaxAge;
     this.families = List.copyOf(b.families);
     this.retention = checkNotNull(b.retention, "retention");
@@ -69,7 +71,7 @@ public final class DatasetProperties {
     return builder().families(families).retention(retention).lockSettings(lockSettings)
         .maxBuildTime(maxBuildTime).commitRetries(commitRetries)
         .historyHorizon(historyRetainLast, historyRetainMaxAge).eventsRetainLast(eventsRetainLast)
-        .presplitMaxRegions(presplitMaxRegions);
+        .presplitMaxRegions(presplitMaxRegions).mergeEmptyRegions(mergeEmptyRegions);
   }
 
   /** Column families of the data table; the first is the default one. */
@@ -128,6 +130,15 @@ public final class DatasetProperties {
     return presplitMaxRegions;
   }
 
+  /**
+   * Whether cleanup merges the data table's regions that hold no live snapshot any more (those of
+   * cleaned snapshots) into one, so the region count follows the live data ({@code data.merge},
+   * default true). See {@code docs/design.md}.
+   */
+  public boolean mergeEmptyRegions() {
+    return mergeEmptyRegions;
+  }
+
   /** The history horizon by age: entries younger than this are kept beyond the count. Default none. */
   public java.util.Optional<Duration> historyRetainMaxAge() {
     return java.util.Optional.ofNullable(historyRetainMaxAge);
@@ -139,13 +150,14 @@ public final class DatasetProperties {
         && retention.equals(p.retention) && lockSettings.equals(p.lockSettings)
         && maxBuildTime.equals(p.maxBuildTime) && commitRetries == p.commitRetries
         && historyRetainLast == p.historyRetainLast && Objects.equals(historyRetainMaxAge, p.historyRetainMaxAge)
-        && eventsRetainLast == p.eventsRetainLast && presplitMaxRegions == p.presplitMaxRegions;
+        && eventsRetainLast == p.eventsRetainLast && presplitMaxRegions == p.presplitMaxRegions
+        && mergeEmptyRegions == p.mergeEmptyRegions;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(families, retention, lockSettings, maxBuildTime, commitRetries, historyRetainLast,
-        historyRetainMaxAge, eventsRetainLast, presplitMaxRegions);
+        historyRetainMaxAge, eventsRetainLast, presplitMaxRegions, mergeEmptyRegions);
   }
 
   @Override
@@ -153,7 +165,8 @@ public final class DatasetProperties {
     return "DatasetProperties{families=" + families + ", " + retention + ", " + lockSettings
         + ", maxBuildTime=" + maxBuildTime + ", commitRetries=" + commitRetries
         + ", historyRetainLast=" + historyRetainLast + ", historyRetainMaxAge=" + historyRetainMaxAge
-        + ", eventsRetainLast=" + eventsRetainLast + ", presplitMaxRegions=" + presplitMaxRegions + "}";
+        + ", eventsRetainLast=" + eventsRetainLast + ", presplitMaxRegions=" + presplitMaxRegions
+        + ", mergeEmptyRegions=" + mergeEmptyRegions + "}";
   }
 
   /**
@@ -170,6 +183,7 @@ public final class DatasetProperties {
     private Duration historyRetainMaxAge;
     private int eventsRetainLast = 1000;
     private int presplitMaxRegions = 64;
+    private boolean mergeEmptyRegions = true;
 
     public Builder families(List<String> families) {
       this.families = checkNotNull(families, "families");
@@ -210,6 +224,12 @@ public final class DatasetProperties {
     /** See {@link DatasetProperties#presplitMaxRegions()}; 0 turns pre-splitting off. */
     public Builder presplitMaxRegions(int presplitMaxRegions) {
       this.presplitMaxRegions = presplitMaxRegions;
+      return this;
+    }
+
+    /** See {@link DatasetProperties#mergeEmptyRegions()}; false leaves cleaned snapshots' regions as they are. */
+    public Builder mergeEmptyRegions(boolean mergeEmptyRegions) {
+      this.mergeEmptyRegions = mergeEmptyRegions;
       return this;
     }
 

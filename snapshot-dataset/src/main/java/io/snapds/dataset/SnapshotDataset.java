@@ -86,7 +86,8 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
         readTxs.apply(this.txClient));
     this.data = new DataTable(connection, id.dataTable());
     this.locks = new LockTable(connection, id.lockTable(), clock);
-    this.cleanup = new Cleanup(id, store, data, locks, this.txClient, clock, new MetadataPruner(id, store, properties, locks));
+    this.cleanup = new Cleanup(id, store, data, locks, this.txClient, clock, new MetadataPruner(id, store, properties, locks),
+        new EmptyRegionMerger(id, store, connection, properties.mergeEmptyRegions(), Duration.ofMinutes(1)));
     this.metaView = store.newTransactionAware();
   }
 

@@ -45,6 +45,7 @@ public final class PropertiesCodec {
     m.put("events.retain.last", Integer.toString(p.eventsRetainLast()));
     m.put("data.presplit", Boolean.toString(p.presplitMaxRegions() > 0));
     m.put("data.presplit.max.regions", Integer.toString(p.presplitMaxRegions()));
+    m.put("data.merge", Boolean.toString(p.mergeEmptyRegions()));
     p.historyRetainMaxAge().ifPresent(a -> m.put("history.retain.max.age", a.toString()));
     return m;
   }
@@ -84,6 +85,7 @@ public final class PropertiesCodec {
           .eventsRetainLast(m.containsKey("events.retain.last") ? r.integer("events.retain.last") : 1000)
           .presplitMaxRegions("false".equals(m.get("data.presplit")) ? 0
               : m.containsKey("data.presplit.max.regions") ? r.integer("data.presplit.max.regions") : 64)
+          .mergeEmptyRegions(!m.containsKey("data.merge") || r.bool("data.merge"))
           .build();
     } catch (IllegalArgumentException e) {
       throw new CorruptMetadataException(dataset, "p", "invalid properties: " + e.getMessage());
@@ -106,6 +108,14 @@ public final class PropertiesCodec {
       } catch (NumberFormatException e) {
         throw new CorruptMetadataException(dataset, "p", "property '" + key + "' is not a number: '" + v + "'");
       }
+    }
+
+    boolean bool(String key) {
+      String v = string(key);
+      if (!v.equals("true") && !v.equals("false")) {
+        throw new CorruptMetadataException(dataset, "p", "property '" + key + "' is not true or false: '" + v + "'");
+      }
+      return Boolean.parseBoolean(v);
     }
 
     Duration duration(String key) {
