@@ -22,28 +22,32 @@ final class SnapshotRecordWriter<K> extends RecordWriter<K, SnapshotRowWritable>
   private final JobDatasets datasets;
   private final DatasetId dataset;
   private final SnapshotRowWriter rows;
+  private final boolean recordCounts;
   private long discarded;
 
-  private SnapshotRecordWriter(JobDatasets datasets, DatasetId dataset, SnapshotRowWriter rows) {
+  private SnapshotRecordWriter(JobDatasets datasets, DatasetId dataset, SnapshotRowWriter rows,
+      boolean recordCounts) {
     this.datasets = datasets;
     this.dataset = dataset;
     this.rows = rows;
+    this.recordCounts = recordCounts;
   }
 
-  static <K> SnapshotRecordWriter<K> open(Configuration conf) throws IOException {
+  /** @param recordCounts whether closing records the attempt's counts for its task to commit */
+  static <K> SnapshotRecordWriter<K> open(Configuration conf, boolean recordCounts) throws IOException {
     SnapshotHandle handle = SnapshotOutputFormat.handle(conf).orElse(null);
     if (handle == null) {
       if (SnapshotOutputFormat.alreadyPublished(conf).isEmpty()) {
         throw new IllegalStateException("no snapshot was begun for this job: was it submitted with "
             + "SnapshotOutputFormat as its output format? (" + SnapshotOutputFormat.HANDLE + " is not set)");
       }
-      return new SnapshotRecordWriter<>(null, null, null);
+      return new SnapshotRecordWriter<>(null, null, null, false);
     }
     JobDatasets datasets = JobDatasets.open(conf);
     try {
       DatasetId dataset = SnapshotOutputFormat.dataset(conf);
       return new SnapshotRecordWriter<>(datasets, dataset, datasets.open(dataset)
-          .openRowWriter(handle.snapshotId(), SnapshotOutputFormat.writeBufferBytes(conf)));
+          .openRowWriter(handle.snapshotId(), SnapshotOutputFormat.writeBufferBytes(conf)), recordCounts);
     } catch (RuntimeException e) {
       datasets.close();
       throw e;
@@ -67,8 +71,10 @@ final class SnapshotRecordWriter<K> extends RecordWriter<K, SnapshotRowWritable>
     }
     try {
       rows.close(); // flushed: the counts below are of rows HBase has
-      new TaskCommitRecords(datasets.connection(), dataset, rows.snapshotId())
-          .recordAttempt(context.getTaskAttemptID(), rows.rowCount(), rows.byteCount());
+      if (recordCounts) {
+        new TaskCommitRecords(datasets.connection(), dataset, rows.snapshotId())
+            .recordAttempt(context.getTaskAttemptID(), rows.rowCount(), rows.byteCount());
+      }
     } finally {
       datasets.close();
     }
