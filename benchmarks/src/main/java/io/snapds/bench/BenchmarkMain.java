@@ -38,6 +38,7 @@ public final class BenchmarkMain {
     all.put("metadata", new MetadataCostBenchmark());
     all.put("cli", new CliBenchmark());
     all.put("presplit", new PresplitBenchmark());
+    all.put("mrcommit", new MapReduceCommitBenchmark());
     return all;
   }
 

@@ -46,9 +46,10 @@ final class Cleanup {
   private final Clock clock;
   private final MetadataPruner pruner;
   private final RangeCleaner ranges;
+  private final EmptyRegionMerger merger;
 
   Cleanup(DatasetId dataset, MetadataStore store, DataTable data, LockTable locks,
-      TransactionSystemClient txClient, Clock clock, MetadataPruner pruner, int threads) {
+      TransactionSystemClient txClient, Clock clock, MetadataPruner pruner, int threads, EmptyRegionMerger merger) {
     this.ranges = new RangeCleaner(dataset, store, data, threads, DELETE_BATCH);
     this.dataset = dataset;
     this.store = store;
@@ -57,6 +58,7 @@ final class Cleanup {
     this.txClient = txClient;
     this.clock = clock;
     this.pruner = pruner;
+    this.merger = merger;
   }
 
   /** Gives every expired or aborted snapshot without one a cleanup fence. */
@@ -141,6 +143,7 @@ final class Cleanup {
         return null;
       }));
     }
+    merger.run(cleaned); // best effort: the regions no live snapshot holds any more become one
     List<Long> truncated = truncateInvalid(probe, cleaned);
     untilNextRun("trim the metadata", () -> pruner.run(probe.invalids()));
     forgetCleaningMarks();

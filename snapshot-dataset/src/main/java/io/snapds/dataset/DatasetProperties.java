@@ -32,6 +32,7 @@ public final class DatasetProperties {
   private final int presplitMaxRegions;
   private final int cleanupThreads;
   private final byte[][] firstSplitPoints;
+  private final boolean mergeEmptyRegions;
 
   private DatasetProperties(Builder b) {
     checkArgument(!b.families.isEmpty(), "a dataset needs at least one column family");
@@ -59,6 +60,7 @@ public final class DatasetProperties {
         "cleanup.threads must be between 1 and %s, got %s", MAX_CLEANUP_THREADS, b.cleanupThreads);
     this.cleanupThreads = b.cleanupThreads;
     this.firstSplitPoints = validSplitPoints(b.firstSplitPoints);
+    this.mergeEmptyRegions = b.mergeEmptyRegions;
     this.historyRetainMaxAge = b.historyRetainMaxAge;
     this.families = List.copyOf(b.families);
     this.retention = checkNotNull(b.retention, "retention");
@@ -96,7 +98,7 @@ public final class DatasetProperties {
         .maxBuildTime(maxBuildTime).commitRetries(commitRetries)
         .historyHorizon(historyRetainLast, historyRetainMaxAge).eventsRetainLast(eventsRetainLast)
         .presplitMaxRegions(presplitMaxRegions)
-        .firstSplitPoints(firstSplitPoints()).cleanupThreads(cleanupThreads);
+        .firstSplitPoints(firstSplitPoints()).cleanupThreads(cleanupThreads).mergeEmptyRegions(mergeEmptyRegions);
   }
 
   /** Column families of the data table; the first is the default one. */
@@ -177,6 +179,15 @@ public final class DatasetProperties {
     return out;
   }
 
+  /**
+   * Whether cleanup merges the data table's regions that hold no live snapshot any more (those of
+   * cleaned snapshots) into one, so the region count follows the live data ({@code data.merge},
+   * default true). See {@code docs/design.md}.
+   */
+  public boolean mergeEmptyRegions() {
+    return mergeEmptyRegions;
+  }
+
   /** The history horizon by age: entries younger than this are kept beyond the count. Default none. */
   public java.util.Optional<Duration> historyRetainMaxAge() {
     return java.util.Optional.ofNullable(historyRetainMaxAge);
@@ -190,14 +201,14 @@ public final class DatasetProperties {
         && historyRetainLast == p.historyRetainLast && Objects.equals(historyRetainMaxAge, p.historyRetainMaxAge)
         && eventsRetainLast == p.eventsRetainLast && presplitMaxRegions == p.presplitMaxRegions
         && Arrays.deepEquals(firstSplitPoints, p.firstSplitPoints)
-        && cleanupThreads == p.cleanupThreads;
+        && cleanupThreads == p.cleanupThreads && mergeEmptyRegions == p.mergeEmptyRegions;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(families, retention, lockSettings, maxBuildTime, commitRetries, historyRetainLast,
         historyRetainMaxAge, eventsRetainLast, presplitMaxRegions, Arrays.deepHashCode(firstSplitPoints),
-        cleanupThreads);
+        cleanupThreads, mergeEmptyRegions);
   }
 
   @Override
@@ -207,7 +218,7 @@ public final class DatasetProperties {
         + ", historyRetainLast=" + historyRetainLast + ", historyRetainMaxAge=" + historyRetainMaxAge
         + ", eventsRetainLast=" + eventsRetainLast + ", presplitMaxRegions=" + presplitMaxRegions
         + ", firstSplitPoints=" + firstSplitPoints.length
-        + ", cleanupThreads=" + cleanupThreads + "}";
+        + ", cleanupThreads=" + cleanupThreads + ", mergeEmptyRegions=" + mergeEmptyRegions + "}";
   }
 
   /**
@@ -226,6 +237,7 @@ public final class DatasetProperties {
     private int presplitMaxRegions = 64;
     private int cleanupThreads = 4;
     private List<byte[]> firstSplitPoints = List.of();
+    private boolean mergeEmptyRegions = true;
 
     public Builder families(List<String> families) {
       this.families = checkNotNull(families, "families");
@@ -278,6 +290,12 @@ public final class DatasetProperties {
     /** See {@link DatasetProperties#firstSplitPoints()}: user keys, sorted and distinct. */
     public Builder firstSplitPoints(List<byte[]> userKeys) {
       this.firstSplitPoints = checkNotNull(userKeys, "first split points");
+      return this;
+    }
+
+    /** See {@link DatasetProperties#mergeEmptyRegions()}; false leaves cleaned snapshots' regions as they are. */
+    public Builder mergeEmptyRegions(boolean mergeEmptyRegions) {
+      this.mergeEmptyRegions = mergeEmptyRegions;
       return this;
     }
 

@@ -87,7 +87,8 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
     this.data = new DataTable(connection, id.dataTable());
     this.locks = new LockTable(connection, id.lockTable(), clock);
     this.cleanup = new Cleanup(id, store, data, locks, this.txClient, clock, new MetadataPruner(id, store, properties, locks),
-        properties.cleanupThreads());
+        properties.cleanupThreads(),
+        new EmptyRegionMerger(id, store, connection, properties.mergeEmptyRegions(), Duration.ofMinutes(1)));
     this.metaView = store.newTransactionAware();
   }
 

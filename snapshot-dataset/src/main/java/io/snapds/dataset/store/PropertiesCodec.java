@@ -50,6 +50,7 @@ public final class PropertiesCodec {
     if (!p.firstSplitPoints().isEmpty()) {
       m.put("data.presplit.first.points", SplitPoints.format(p.firstSplitPoints()));
     }
+    m.put("data.merge", Boolean.toString(p.mergeEmptyRegions()));
     p.historyRetainMaxAge().ifPresent(a -> m.put("history.retain.max.age", a.toString()));
     return m;
   }
@@ -92,6 +93,7 @@ public final class PropertiesCodec {
           .cleanupThreads(m.containsKey("cleanup.threads") ? r.integer("cleanup.threads") : 4)
           .firstSplitPoints(m.containsKey("data.presplit.first.points")
               ? SplitPoints.parse(r.string("data.presplit.first.points")) : List.of())
+          .mergeEmptyRegions(!m.containsKey("data.merge") || r.bool("data.merge"))
           .build();
     } catch (IllegalArgumentException e) {
       throw new CorruptMetadataException(dataset, "p", "invalid properties: " + e.getMessage());
@@ -114,6 +116,14 @@ public final class PropertiesCodec {
       } catch (NumberFormatException e) {
         throw new CorruptMetadataException(dataset, "p", "property '" + key + "' is not a number: '" + v + "'");
       }
+    }
+
+    boolean bool(String key) {
+      String v = string(key);
+      if (!v.equals("true") && !v.equals("false")) {
+        throw new CorruptMetadataException(dataset, "p", "property '" + key + "' is not true or false: '" + v + "'");
+      }
+      return Boolean.parseBoolean(v);
     }
 
     Duration duration(String key) {

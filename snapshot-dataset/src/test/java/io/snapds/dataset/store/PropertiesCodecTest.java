@@ -62,6 +62,21 @@ class PropertiesCodecTest {
   }
 
   @Test
+  void regionMergeIsOnByDefaultAndATypoIsNamed() {
+    Map<String, String> m = new LinkedHashMap<>(PropertiesCodec.encode(DatasetProperties.defaults()));
+    assertEquals("true", m.get("data.merge"));
+    m.remove("data.merge"); // a dataset created before the property existed
+    assertEquals(true, PropertiesCodec.decode(ID, m).mergeEmptyRegions());
+    DatasetProperties off = DatasetProperties.builder().mergeEmptyRegions(false).build();
+    assertEquals(off, PropertiesCodec.decode(ID, PropertiesCodec.encode(off)));
+
+    m.put("data.merge", "yes");
+    CorruptMetadataException e = assertThrows(CorruptMetadataException.class, () -> PropertiesCodec.decode(ID, m));
+    assertEquals("corrupt metadata in dataset ns:ds, row 'p': property 'data.merge' is not true or false: 'yes'",
+        e.getMessage());
+  }
+
+  @Test
   void refusesANewerFormat() {
     Map<String, String> m = new LinkedHashMap<>(PropertiesCodec.encode(DatasetProperties.defaults()));
     m.put("format.version", "99");
