@@ -118,6 +118,7 @@ final class ReconcileCommand extends EnvCommand {
     if (!r.cleanup().cleaned().isEmpty()) {
       out().printf("  repaired: cleaned %s (%,d rows)%n", r.cleanup().cleaned(), r.cleanup().rowsDeleted());
     }
+    r.lifecycle().forEach(l -> out().println("  repaired: " + l));
     r.relayed().stream().filter(x -> x.delivered() > 0).forEach(x -> out().printf(
         "  repaired: relayed %,d events to '%s' (delivered up to sequence %d)%n", x.delivered(), x.relay(),
         x.toPosition()));
@@ -143,6 +144,8 @@ final class ReconcileCommand extends EnvCommand {
       x.failure().ifPresentOrElse(f -> relay.put("failure", f), () -> relay.putNull("failure"));
     });
     node.put("eventsRelayed", r.eventsRelayed());
+    ArrayNode lifecycle = node.putArray("lifecycle");
+    r.lifecycle().forEach(lifecycle::add);
     ArrayNode remaining = node.putArray("remaining");
     r.remaining().forEach(remaining::add);
     return node;
