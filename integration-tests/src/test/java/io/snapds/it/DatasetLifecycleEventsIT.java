@@ -84,7 +84,7 @@ class DatasetLifecycleEventsIT {
     assertEquals(3, ds.status().lastEventSequence());
 
     ReconcileResult pass = Reconciler.runOnce(ds, "reconciler-1", STALE, Map.of("collect", sink));
-    assertEquals(List.of(Reconciler.DROPPED_TABLES), pass.lifecycle(), pass.toString());
+    assertEquals(List.of(Reconciler.DROPPED_TABLES), pass.repairs(), pass.toString());
     assertEquals(List.of(), pass.remaining());
     assertEquals(List.of(Type.CREATED, Type.PUBLISHED, Type.DROPPED), sink.types());
     assertEquals(List.of(1L, 2L, 3L), sink.sequences());
@@ -107,7 +107,7 @@ class DatasetLifecycleEventsIT {
         ds.events(0, 10).stream().map(DatasetEvent::type).toList());
 
     ReconcileResult pass = Reconciler.runOnce(ds, "reconciler-1", STALE);
-    assertEquals(List.of(Reconciler.DROPPED_TABLES), pass.lifecycle(), pass.toString());
+    assertEquals(List.of(Reconciler.DROPPED_TABLES), pass.repairs(), pass.toString());
     assertTrue(pass.repaired());
     assertFalse(admin.exists());
     // the next pass finds no dataset to work on
@@ -130,7 +130,7 @@ class DatasetLifecycleEventsIT {
     assertEquals(List.of(), ds.events(0, 10));
 
     ReconcileResult first = Reconciler.runOnce(ds, "reconciler-1", STALE);
-    assertEquals(List.of(Reconciler.WROTE_CREATED), first.lifecycle(), first.toString());
+    assertEquals(List.of(Reconciler.WROTE_CREATED), first.repairs(), first.toString());
     assertEquals(List.of(Type.CREATED), ds.events(0, 10).stream().map(DatasetEvent::type).toList());
     ReconcileResult second = Reconciler.runOnce(ds, "reconciler-1", STALE);
     assertFalse(second.repaired(), "a second pass finds nothing to do: " + second);

@@ -33,7 +33,9 @@ import java.util.TreeMap;
  * also finishes dataset lifecycle steps cut off by a crash: it writes the CREATED event of a
  * dataset whose create stopped before its first metadata commit, and for a dataset being dropped
  * (DROPPED committed, tables still there) it relays the last events and deletes the tables once
- * every delivered position reached DROPPED (docs/events.md). It
+ * every delivered position reached DROPPED (docs/events.md). A lease that expired without a
+ * release (a stalled or dead writer) is taken over and broken, so that writer is fenced
+ * ({@code ExpiredLeases}). It
  * never touches a live writer (its transaction is open: cleanup leaves it alone) nor a snapshot
  * a live reader pins or may still read.
  */
@@ -76,21 +78,22 @@ public final class Reconciler {
       long dropped = dataset.store().read(io.snapds.dataset.store.MetadataView::droppedSequence);
       if (dropped != 0) {
         ReconcileResult r = finishDrop(dataset, relays, dropped, keeper);
-        tablesDeleted = r.lifecycle().contains(DROPPED_TABLES);
+        tablesDeleted = r.repairs().contains(DROPPED_TABLES);
         return r;
       }
-      List<String> lifecycle = new ArrayList<>();
+      List<String> repairs = new ArrayList<>();
       if (dataset.store().read(io.snapds.dataset.store.MetadataView::neverCommitted)) {
         dataset.store().update("write the CREATED event of a create cut off", view -> {
           view.announceCreated();
           return null;
         });
-        lifecycle.add(WROTE_CREATED);
+        repairs.add(WROTE_CREATED);
       }
       DatasetStatus before = dataset.status();
       Map<String, Relay.RelayResult> relayed = new TreeMap<>();
       Map<String, String> behind = new TreeMap<>();
       relay(dataset, relays, relayed, behind);
+      repairs.addAll(ExpiredLeases.fence(dataset, owner)); // before cleanup: it cleans what they built
       CleanupResult cleanup = dataset.cleanup();
       relay(dataset, relays, relayed, behind);
       List<String> remaining = new ArrayList<>(dataset.status().attention(stale));
@@ -102,7 +105,7 @@ public final class Reconciler {
         }
       });
       return new ReconcileResult(dataset.id(), Optional.empty(), before.attention(stale), cleanup,
-          List.copyOf(relayed.values()), remaining, lifecycle);
+          List.copyOf(relayed.values()), remaining, repairs);
     } finally {
       keeper.close(); // no renewal after this
       if (!tablesDeleted) {
@@ -111,9 +114,9 @@ public final class Reconciler {
     }
   }
 
-  /** {@link ReconcileResult#lifecycle()}: the pass wrote the CREATED event of a create cut off before it. */
+  /** {@link ReconcileResult#repairs()}: the pass wrote the CREATED event of a create cut off before it. */
   public static final String WROTE_CREATED = "wrote the CREATED event of a create cut off before its first commit";
-  /** {@link ReconcileResult#lifecycle()}: the pass deleted the tables of a dataset being dropped. */
+  /** {@link ReconcileResult#repairs()}: the pass deleted the tables of a dataset being dropped. */
   public static final String DROPPED_TABLES = "deleted the tables of a dataset being dropped";
 
   /**
@@ -172,15 +175,16 @@ public final class Reconciler {
    * @param relayed what each relay of the pass delivered, in relay name order (both of its runs
    *     together); a relay behind the retained window has none
    * @param remaining what still needs attention after it
-   * @param lifecycle the dataset lifecycle steps it finished ({@link #WROTE_CREATED}, {@link #DROPPED_TABLES})
+   * @param repairs what it repaired besides cleanup and relaying, one line each: lifecycle steps it
+   *     finished ({@link #WROTE_CREATED}, {@link #DROPPED_TABLES}) and expired leases it fenced
    */
   public record ReconcileResult(DatasetId dataset, Optional<String> skippedFor, List<String> found,
-      CleanupResult cleanup, List<Relay.RelayResult> relayed, List<String> remaining, List<String> lifecycle) {
+      CleanupResult cleanup, List<Relay.RelayResult> relayed, List<String> remaining, List<String> repairs) {
     public ReconcileResult {
       found = List.copyOf(found);
       relayed = List.copyOf(relayed);
       remaining = List.copyOf(remaining);
-      lifecycle = List.copyOf(lifecycle);
+      repairs = List.copyOf(repairs);
     }
 
     static ReconcileResult skipped(DatasetId dataset, String holder) {
@@ -194,11 +198,11 @@ public final class Reconciler {
 
     /**
      * Whether the pass changed anything: aborted a dead writer, deleted a snapshot's rows, relayed
-     * events or finished a create or a drop.
+     * events, fenced an expired lease or finished a create or a drop.
      */
     public boolean repaired() {
       return cleanup != null && (!cleanup.cleaned().isEmpty() || !cleanup.abortedDeadWriters().isEmpty())
-          || eventsRelayed() > 0 || !lifecycle.isEmpty();
+          || eventsRelayed() > 0 || !repairs.isEmpty();
     }
   }
 }
