@@ -235,6 +235,7 @@ public final class CompositeDatasetAdmin {
     if (store.isEmpty()) {
       return 0;
     }
+    checkMayDeleteTables();
     store.get().update("drop", view -> {
       view.markDropped();
       return null;
@@ -279,6 +280,28 @@ public final class CompositeDatasetAdmin {
       return null;
     });
     return new TreeMap<>();
+  }
+
+  /**
+   * Refuses a caller who could commit DROPPED (a writer) but not delete the tables, before anything
+   * commits: with authorization on, each table is flushed first, which HBase allows to exactly
+   * those who may delete it (ADMIN or CREATE on the table or its namespace). A writer's drop thus
+   * fails with {@link io.snapds.dataset.AccessDeniedException} naming the admin role, and the
+   * dataset stays usable.
+   */
+  private void checkMayDeleteTables() {
+    run("drop", admin -> {
+      if (!org.apache.hadoop.hbase.security.access.AccessControlClient.isAuthorizationEnabled(connection)) {
+        return null;
+      }
+      for (org.apache.hadoop.hbase.TableName t : List.of(dataset.dataTable(), dataset.metaTable(),
+          dataset.lockTable())) {
+        if (admin.tableExists(t)) {
+          admin.flush(t);
+        }
+      }
+      return null;
+    });
   }
 
   /** A metadata store for the outbox, when the metadata table holds format-2 metadata and transactions are at hand. */
