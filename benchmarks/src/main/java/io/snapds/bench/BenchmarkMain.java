@@ -37,6 +37,8 @@ public final class BenchmarkMain {
     all.put("shared", new SharedBuildBenchmark());
     all.put("metadata", new MetadataCostBenchmark());
     all.put("cli", new CliBenchmark());
+    all.put("presplit", new PresplitBenchmark());
+    all.put("mrcommit", new MapReduceCommitBenchmark());
     return all;
   }
 

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -29,6 +30,12 @@ final class CreateCommand extends EnvCommand {
   @Option(names = "--retain-last", paramLabel = "N",
       description = "Keep the newest N committed snapshots readable (default: 3).")
   int retainLast = RetentionPolicy.DEFAULT.retainLast();
+
+  @Option(names = "--split-points", split = ",", paramLabel = "KEY",
+      description = "Keys at which the first snapshot's range is split into regions before its first row, comma "
+          + "separated (later snapshots inherit their parent's regions). Typed values of the first key fields "
+          + "with --schema, else keys in Bytes.toBytesBinary form.")
+  List<String> splitPoints = List.of();
 
   @Option(names = "--max-age", paramLabel = "DURATION",
       description = "Also keep snapshots younger than this (90s, 15m, 12h, 7d).")
@@ -57,10 +64,20 @@ final class CreateCommand extends EnvCommand {
     if (maxAge != null) {
       retention = retention.withMaxAge(maxAge);
     }
-    properties = DatasetProperties.builder().families(families).retention(retention).build();
     if (schemaSource != null) {
       schema = Schema.parse(schemaSource.text != null ? schemaSource.text : read(schemaSource.file));
     }
+    properties = DatasetProperties.builder().families(families).retention(retention)
+        .firstSplitPoints(splitKeys(TypedRead.keysOf(Optional.ofNullable(schema)))).build();
+  }
+
+  /** The split points as row keys, in key order, each once (the order given does not matter). */
+  private List<byte[]> splitKeys(TypedRead keys) {
+    java.util.TreeSet<byte[]> sorted = new java.util.TreeSet<>(org.apache.hadoop.hbase.util.Bytes.BYTES_COMPARATOR);
+    for (String point : splitPoints) {
+      sorted.add(keys.keyPrefix(point));
+    }
+    return List.copyOf(sorted);
   }
 
   private static String read(Path file) {
@@ -79,9 +96,10 @@ final class CreateCommand extends EnvCommand {
         ds.setSchema(schema);
       }
     }
-    out().printf("created dataset %s: families %s, retain last %d%s%s%n", dataset, properties.families(),
+    out().printf("created dataset %s: families %s, retain last %d%s%s%s%n", dataset, properties.families(),
         properties.retention().retainLast(),
         properties.retention().maxAge().map(a -> " and those younger than " + a).orElse(""),
+        splitPoints.isEmpty() ? "" : ", first snapshot split at " + properties.firstSplitPoints().size() + " keys",
         schema == null ? "" : ", schema 1 [" + schema + "]");
     return ExitCodes.OK;
   }

@@ -40,6 +40,11 @@ final class TypedRead {
     return new TypedRead(ds.schema(reader.snapshotId()), ds.properties().defaultFamily(), columns);
   }
 
+  /** For turning command-line keys into row keys only, with {@code schema} (empty: raw keys). */
+  static TypedRead keysOf(Optional<Schema> schema) {
+    return new TypedRead(schema, "", List.of());
+  }
+
   /** A scan of everything, projected onto the columns of a raw snapshot (a typed one decodes what it needs). */
   RowScan scan() {
     return schema.isPresent() ? RowScan.all() : Columns.project(RowScan.all(), columns);

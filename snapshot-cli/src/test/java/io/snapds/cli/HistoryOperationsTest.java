@@ -77,9 +77,12 @@ class HistoryOperationsTest {
     assertEquals(ExitCodes.NOT_FOUND, gone.exitCode(), gone.toString());
     assertTrue(gone.err().contains(v3 + " of dataset " + id + " is EXPIRED"), gone.err());
 
-    Cli.Result gc = Cli.run("gc", id.toString());
+    Cli.Result gc = Cli.run("gc", id.toString(), "--progress");
     assertEquals(0, gc.exitCode(), gc.toString());
     assertTrue(gc.out().contains("cleaned [" + v3 + "] (2 rows deleted)"), gc.out());
+    // not a terminal: plain lines, one per region done
+    assertEquals("snapshot " + v3 + ": 0/1 regions, 0 rows deleted\nsnapshot " + v3 + ": 1/1 regions, 2 rows deleted\n",
+        gc.err());
     try (SnapshotDataset ds = open(id)) {
       SnapshotInfo s3 = ds.snapshot(v3);
       assertEquals(SnapshotState.EXPIRED, s3.state());

@@ -106,6 +106,56 @@ class LoadAndReadTest {
     }
   }
 
+  /**
+   * Issue #12: {@code create --split-points} gives the first snapshot its regions before its
+   * first row, at typed key values in key order whatever order they were given in.
+   */
+  @Test
+  void splitPointsOfATypedKeySplitTheFirstLoadsRange() throws Exception {
+    DatasetId id = MiniCluster.uniqueDataset("splitpoints");
+    Cli.Result created = Cli.run("create", id.toString(), "--schema", "id long key, name string",
+        "--split-points", "300,-5,100");
+    assertEquals(0, created.exitCode(), created.toString());
+    assertTrue(created.out().contains("first snapshot split at 3 keys"), created.out());
+    Schema schema = Schema.parse("id long key, name string");
+    io.snapds.dataset.schema.KeyCodec keys = new io.snapds.dataset.schema.KeyCodec(schema);
+    List<String> expected = new ArrayList<>();
+    for (long k : new long[] {-5, 100, 300}) {
+      expected.add(Bytes.toStringBinary(keys.encode(List.of(k))));
+    }
+    List<String> stored = new ArrayList<>();
+    try (SnapshotDataset ds = open(id)) {
+      ds.properties().firstSplitPoints().forEach(p -> stored.add(Bytes.toStringBinary(p)));
+    }
+    assertEquals(expected, stored, "the points, encoded as the key field and sorted");
+
+    StringBuilder csv = new StringBuilder("id,name\n");
+    for (int i = -20; i < 400; i++) {
+      csv.append(i).append(",n").append(i).append('\n');
+    }
+    Cli.Result load = Cli.run("load", id.toString(), write("ids.csv", csv.toString()).toString());
+    assertEquals(0, load.exitCode(), load.toString());
+    try (SnapshotDataset ds = open(id);
+        org.apache.hadoop.hbase.client.RegionLocator locator =
+            MiniCluster.get().connection().getRegionLocator(id.dataTable())) {
+      io.snapds.dataset.SnapshotId snapshot = ds.currentSnapshot().orElseThrow().id();
+      List<String> inside = new ArrayList<>();
+      for (byte[] start : locator.getStartKeys()) {
+        if (Bytes.compareTo(start, io.snapds.dataset.store.RowKeys.start(snapshot)) > 0
+            && Bytes.compareTo(start, io.snapds.dataset.store.RowKeys.stop(snapshot)) < 0) {
+          inside.add(Bytes.toStringBinary(io.snapds.dataset.store.RowKeys.userKey(start)));
+        }
+      }
+      assertEquals(expected, inside, "the first snapshot's range split at the three keys");
+      assertEquals(420, ds.currentSnapshot().orElseThrow().rowCount());
+    }
+
+    Cli.Result bad = Cli.run("create", MiniCluster.uniqueDataset("badpoints").toString(), "--schema",
+        "id long key", "--split-points", "ten");
+    assertEquals(ExitCodes.USAGE, bad.exitCode(), bad.toString());
+    assertTrue(bad.err().contains("value 'ten' of field 'id' (long)"), bad.err());
+  }
+
   @Test
   void jsonLinesWithCompositeKeysAndReadsByIdAndTime() throws Exception {
     DatasetId id = MiniCluster.uniqueDataset("jsonl");

@@ -1,6 +1,7 @@
 package io.snapds.dataset;
 
 import io.snapds.dataset.lock.LockTable;
+import io.snapds.dataset.store.CleanupProgress;
 import io.snapds.dataset.store.DataTable;
 import io.snapds.dataset.store.MetadataStore;
 import io.snapds.dataset.store.MetadataView;
@@ -26,6 +27,8 @@ import org.slf4j.LoggerFactory;
  * applications' long transactions: see {@code Probe}), and no reader pin holds it. Before the
  * first delete it marks the snapshot as being cleaned, so a reader that outlived its protection
  * fails instead of reading a short result. Aborted snapshots were never visible and go at once.
+ * The deletes run region by region on a bounded pool and are recorded as they finish
+ * ({@link RangeCleaner}), so an interrupted cleanup resumes where it stopped.
  *
  * <p>Dead writers are found here too: a snapshot still BUILDING whose building transaction is no
  * longer in progress (it timed out or its client died) is aborted. Once an aborted writer's rows
@@ -42,9 +45,12 @@ final class Cleanup {
   private final TransactionSystemClient txClient;
   private final Clock clock;
   private final MetadataPruner pruner;
+  private final RangeCleaner ranges;
+  private final EmptyRegionMerger merger;
 
   Cleanup(DatasetId dataset, MetadataStore store, DataTable data, LockTable locks,
-      TransactionSystemClient txClient, Clock clock, MetadataPruner pruner) {
+      TransactionSystemClient txClient, Clock clock, MetadataPruner pruner, int threads, EmptyRegionMerger merger) {
+    this.ranges = new RangeCleaner(dataset, store, data, threads, DELETE_BATCH);
     this.dataset = dataset;
     this.store = store;
     this.data = data;
@@ -52,6 +58,7 @@ final class Cleanup {
     this.txClient = txClient;
     this.clock = clock;
     this.pruner = pruner;
+    this.merger = merger;
   }
 
   /** Gives every expired or aborted snapshot without one a cleanup fence. */
@@ -97,7 +104,7 @@ final class Cleanup {
     return readersGone && livePins == 0;
   }
 
-  CleanupResult run() {
+  CleanupResult run(CleanupListener listener) {
     // a step the next run redoes: a conflict on every attempt (steady publishing fences the same
     // records) leaves dead writers and fences to it instead of failing the deletes below
     List<SnapshotId> dead = untilNextRun("abort dead writers",
@@ -121,7 +128,7 @@ final class Cleanup {
           // after reading, and fails instead of returning what is left (CleanedCheck)
           locks.markCleaning(s.id());
         }
-        rows += data.deleteSnapshot(s.id(), DELETE_BATCH);
+        rows += ranges.clean(s.id(), listener);
         cleaned.add(s.id());
       } else {
         deferred.add(s.id());
@@ -131,10 +138,12 @@ final class Cleanup {
       untilNextRun("record cleanup", () -> store.update("record cleanup", view -> {
         for (SnapshotId id : cleaned) {
           view.snapshot(id).ifPresent(s -> view.putSnapshot(s.toBuilder().cleanedAt(view.commitTime()).build()));
+          view.putCleanupProgress(id, CleanupProgress.NONE); // done: its progress row goes
         }
         return null;
       }));
     }
+    merger.run(cleaned); // best effort: the regions no live snapshot holds any more become one
     List<Long> truncated = truncateInvalid(probe, cleaned);
     untilNextRun("trim the metadata", () -> pruner.run(probe.invalids()));
     forgetCleaningMarks();

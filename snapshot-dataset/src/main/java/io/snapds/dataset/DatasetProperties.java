@@ -5,6 +5,8 @@ import static com.google.common.base.Preconditions.checkNotNull;
 
 import io.snapds.dataset.lock.LockSettings;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -15,6 +17,8 @@ import java.util.regex.Pattern;
  * when built and again when a dataset is opened.
  */
 public final class DatasetProperties {
+  /** The most threads one cleanup deletes with. */
+  public static final int MAX_CLEANUP_THREADS = 256;
   private static final Pattern FAMILY = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}");
 
   private final List<String> families;
@@ -26,6 +30,9 @@ public final class DatasetProperties {
   private final Duration historyRetainMaxAge;
   private final int eventsRetainLast;
   private final int presplitMaxRegions;
+  private final int cleanupThreads;
+  private final byte[][] firstSplitPoints;
+  private final boolean mergeEmptyRegions;
 
   private DatasetProperties(Builder b) {
     checkArgument(!b.families.isEmpty(), "a dataset needs at least one column family");
@@ -49,12 +56,33 @@ public final class DatasetProperties {
     checkArgument(b.presplitMaxRegions >= 0 && b.presplitMaxRegions <= 10_000,
         "data.presplit.max.regions must be between 0 (off) and 10000, got %s", b.presplitMaxRegions);
     this.presplitMaxRegions = b.presplitMaxRegions;
+    checkArgument(b.cleanupThreads >= 1 && b.cleanupThreads <= MAX_CLEANUP_THREADS,
+        "cleanup.threads must be between 1 and %s, got %s", MAX_CLEANUP_THREADS, b.cleanupThreads);
+    this.cleanupThreads = b.cleanupThreads;
+    this.firstSplitPoints = validSplitPoints(b.firstSplitPoints);
+    this.mergeEmptyRegions = b.mergeEmptyRegions;
     this.historyRetainMaxAge = b.historyRetainMaxAge;
     this.families = List.copyOf(b.families);
     this.retention = checkNotNull(b.retention, "retention");
     this.lockSettings = checkNotNull(b.lockSettings, "lock settings");
     this.maxBuildTime = b.maxBuildTime;
     this.commitRetries = b.commitRetries;
+  }
+
+  private static byte[][] validSplitPoints(List<byte[]> points) {
+    checkNotNull(points, "first split points");
+    checkArgument(points.size() <= 10_000, "data.presplit.first.points: at most 10000 points, got %s", points.size());
+    byte[][] copy = new byte[points.size()][];
+    for (int i = 0; i < copy.length; i++) {
+      byte[] p = points.get(i);
+      checkArgument(p != null && p.length > 0, "data.presplit.first.points: point %s is empty", i);
+      copy[i] = p.clone();
+      checkArgument(i == 0 || Arrays.compareUnsigned(copy[i - 1], copy[i]) < 0,
+          "data.presplit.first.points must be sorted and distinct: '%s' comes after '%s'",
+          org.apache.hadoop.hbase.util.Bytes.toStringBinary(copy[i]),
+          org.apache.hadoop.hbase.util.Bytes.toStringBinary(i == 0 ? copy[i] : copy[i - 1]));
+    }
+    return copy;
   }
 
   public static DatasetProperties defaults() {
@@ -69,7 +97,8 @@ public final class DatasetProperties {
     return builder().families(families).retention(retention).lockSettings(lockSettings)
         .maxBuildTime(maxBuildTime).commitRetries(commitRetries)
         .historyHorizon(historyRetainLast, historyRetainMaxAge).eventsRetainLast(eventsRetainLast)
-        .presplitMaxRegions(presplitMaxRegions);
+        .presplitMaxRegions(presplitMaxRegions)
+        .firstSplitPoints(firstSplitPoints()).cleanupThreads(cleanupThreads).mergeEmptyRegions(mergeEmptyRegions);
   }
 
   /** Column families of the data table; the first is the default one. */
@@ -128,6 +157,37 @@ public final class DatasetProperties {
     return presplitMaxRegions;
   }
 
+  /**
+   * How many threads a cleanup deletes a snapshot's regions with ({@code cleanup.threads}, 1 to
+   * {@link #MAX_CLEANUP_THREADS}, default 4): one region per thread at a time.
+   */
+  public int cleanupThreads() {
+    return cleanupThreads;
+  }
+
+  /**
+   * The user keys at which a dataset's first snapshot (one without a parent) is split before its
+   * first row ({@code data.presplit.first.points}; default none). Later snapshots inherit their
+   * parent's boundaries instead. Sorted, distinct; capped like the inherited ones by
+   * {@link #presplitMaxRegions()}. Returns copies.
+   */
+  public List<byte[]> firstSplitPoints() {
+    List<byte[]> out = new ArrayList<>(firstSplitPoints.length);
+    for (byte[] p : firstSplitPoints) {
+      out.add(p.clone());
+    }
+    return out;
+  }
+
+  /**
+   * Whether cleanup merges the data table's regions that hold no live snapshot any more (those of
+   * cleaned snapshots) into one, so the region count follows the live data ({@code data.merge},
+   * default true). See {@code docs/design.md}.
+   */
+  public boolean mergeEmptyRegions() {
+    return mergeEmptyRegions;
+  }
+
   /** The history horizon by age: entries younger than this are kept beyond the count. Default none. */
   public java.util.Optional<Duration> historyRetainMaxAge() {
     return java.util.Optional.ofNullable(historyRetainMaxAge);
@@ -139,13 +199,16 @@ public final class DatasetProperties {
         && retention.equals(p.retention) && lockSettings.equals(p.lockSettings)
         && maxBuildTime.equals(p.maxBuildTime) && commitRetries == p.commitRetries
         && historyRetainLast == p.historyRetainLast && Objects.equals(historyRetainMaxAge, p.historyRetainMaxAge)
-        && eventsRetainLast == p.eventsRetainLast && presplitMaxRegions == p.presplitMaxRegions;
+        && eventsRetainLast == p.eventsRetainLast && presplitMaxRegions == p.presplitMaxRegions
+        && Arrays.deepEquals(firstSplitPoints, p.firstSplitPoints)
+        && cleanupThreads == p.cleanupThreads && mergeEmptyRegions == p.mergeEmptyRegions;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(families, retention, lockSettings, maxBuildTime, commitRetries, historyRetainLast,
-        historyRetainMaxAge, eventsRetainLast, presplitMaxRegions);
+        historyRetainMaxAge, eventsRetainLast, presplitMaxRegions, Arrays.deepHashCode(firstSplitPoints),
+        cleanupThreads, mergeEmptyRegions);
   }
 
   @Override
@@ -153,7 +216,9 @@ public final class DatasetProperties {
     return "DatasetProperties{families=" + families + ", " + retention + ", " + lockSettings
         + ", maxBuildTime=" + maxBuildTime + ", commitRetries=" + commitRetries
         + ", historyRetainLast=" + historyRetainLast + ", historyRetainMaxAge=" + historyRetainMaxAge
-        + ", eventsRetainLast=" + eventsRetainLast + ", presplitMaxRegions=" + presplitMaxRegions + "}";
+        + ", eventsRetainLast=" + eventsRetainLast + ", presplitMaxRegions=" + presplitMaxRegions
+        + ", firstSplitPoints=" + firstSplitPoints.length
+        + ", cleanupThreads=" + cleanupThreads + ", mergeEmptyRegions=" + mergeEmptyRegions + "}";
   }
 
   /**
@@ -170,6 +235,9 @@ public final class DatasetProperties {
     private Duration historyRetainMaxAge;
     private int eventsRetainLast = 1000;
     private int presplitMaxRegions = 64;
+    private int cleanupThreads = 4;
+    private List<byte[]> firstSplitPoints = List.of();
+    private boolean mergeEmptyRegions = true;
 
     public Builder families(List<String> families) {
       this.families = checkNotNull(families, "families");
@@ -210,6 +278,24 @@ public final class DatasetProperties {
     /** See {@link DatasetProperties#presplitMaxRegions()}; 0 turns pre-splitting off. */
     public Builder presplitMaxRegions(int presplitMaxRegions) {
       this.presplitMaxRegions = presplitMaxRegions;
+      return this;
+    }
+
+    /** See {@link DatasetProperties#cleanupThreads()}. */
+    public Builder cleanupThreads(int cleanupThreads) {
+      this.cleanupThreads = cleanupThreads;
+      return this;
+    }
+
+    /** See {@link DatasetProperties#firstSplitPoints()}: user keys, sorted and distinct. */
+    public Builder firstSplitPoints(List<byte[]> userKeys) {
+      this.firstSplitPoints = checkNotNull(userKeys, "first split points");
+      return this;
+    }
+
+    /** See {@link DatasetProperties#mergeEmptyRegions()}; false leaves cleaned snapshots' regions as they are. */
+    public Builder mergeEmptyRegions(boolean mergeEmptyRegions) {
+      this.mergeEmptyRegions = mergeEmptyRegions;
       return this;
     }
 

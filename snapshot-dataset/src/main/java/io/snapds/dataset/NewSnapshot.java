@@ -130,13 +130,11 @@ public final class NewSnapshot {
         dataset.locks().release(lease);
         return new SnapshotWriterImpl(dataset, published.get());
       }
-      if (!parent.isEmpty()) {
-        // before the first row: the build's writes spread over the regions its parent had
-        // within half the lease: nothing renews it until the writer below starts its keeper
-        Presplit.apply(dataset.connection(), dataset.id().dataTable(), parent.get(0), id,
-            dataset.properties().presplitMaxRegions(),
-            dataset.properties().lockSettings().leaseDuration().dividedBy(2));
-      }
+      // before the first row: the build's writes spread over the regions its parent had (or the
+      // dataset's first split points), within half the lease: nothing renews it until the writer
+      // below starts its keeper
+      Presplit.apply(dataset.connection(), dataset.id().dataTable(), parent.stream().findFirst(), id,
+          dataset.properties(), dataset.properties().lockSettings().leaseDuration().dividedBy(2));
       WriterOptions options = new WriterOptions(owner, runId, sourceKey, lockName, writeBufferBytes);
       return new SnapshotWriterImpl(dataset, store, new SnapshotHandle(id, buildTx, options, lease.token()),
           lease, dataset.families());

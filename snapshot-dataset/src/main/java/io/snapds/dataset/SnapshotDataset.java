@@ -86,7 +86,9 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
         readTxs.apply(this.txClient));
     this.data = new DataTable(connection, id.dataTable());
     this.locks = new LockTable(connection, id.lockTable(), clock);
-    this.cleanup = new Cleanup(id, store, data, locks, this.txClient, clock, new MetadataPruner(id, store, properties, locks));
+    this.cleanup = new Cleanup(id, store, data, locks, this.txClient, clock, new MetadataPruner(id, store, properties, locks),
+        properties.cleanupThreads(),
+        new EmptyRegionMerger(id, store, connection, properties.mergeEmptyRegions(), Duration.ofMinutes(1)));
     this.metaView = store.newTransactionAware();
   }
 
@@ -497,7 +499,20 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
 
   /** Deletes the rows of expired and aborted snapshots that no reader can see any more. */
   public CleanupResult cleanup() {
-    return cleanup.run();
+    return cleanup(CleanupListener.NONE);
+  }
+
+  /**
+   * The same, telling {@code listener} how far each snapshot's deletes got. Each snapshot's range
+   * is deleted region by region on {@link DatasetProperties#cleanupThreads()} threads, and each
+   * finished region is recorded, so a cleanup that stops (a crash, an interrupt, a listener that
+   * throws) is resumed by the next one where it stopped.
+   *
+   * @throws CleanupInterruptedException when this thread is interrupted during the deletes
+   */
+  public CleanupResult cleanup(CleanupListener listener) {
+    checkNotNull(listener, "cleanup listener must not be null");
+    return cleanup.run(listener);
   }
 
   /** Keeps {@code snapshot}'s rows from cleanup for {@code ttl} (renewable) or until released. */

@@ -50,4 +50,21 @@ class PresplitTest {
     assertEquals(List.of("k001", "k026", "k051", "k076"), kept);
     assertEquals(List.of(), Presplit.inherited(starts, PARENT, CHILD, 0));
   }
+
+  @Test
+  void aFirstSnapshotTakesTheUsersPointsUnderItsPrefixThinnedToTheCap() {
+    List<byte[]> keys = List.of(Bytes.toBytes("g"), Bytes.toBytes("n"), Bytes.toBytes("t"));
+    assertEquals(List.of("g", "n", "t"), userKeys(Presplit.first(keys, CHILD, 64)));
+    assertEquals(List.of("g"), userKeys(Presplit.first(keys, CHILD, 1)));
+  }
+
+  @Test
+  void firstSplitPointsMustBeSortedDistinctAndNonEmpty() {
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> DatasetProperties.builder().firstSplitPoints(List.of(Bytes.toBytes("n"), Bytes.toBytes("g"))).build());
+    assertEquals("data.presplit.first.points must be sorted and distinct: 'g' comes after 'n'", e.getMessage());
+    e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> DatasetProperties.builder().firstSplitPoints(List.of(Bytes.toBytes("g"), new byte[0])).build());
+    assertEquals("data.presplit.first.points: point 1 is empty", e.getMessage());
+  }
 }

@@ -297,6 +297,127 @@ class SnapshotMapReduceIT {
     }
   }
 
+  // ---- counts from the tasks' commits (issue #12 item 5) ----
+
+  /**
+   * The published counts are what the tasks committed, not a scan of the output: a row written
+   * into the job's snapshot outside its tasks' record writers (one per map task here, through a
+   * row writer of its own) is read back but not counted. The committer that scanned counted it.
+   */
+  @Test
+  void aJobPublishesTheCountsItsTasksCommittedWithoutScanningItsOutput() throws Exception {
+    SnapshotDataset a = create("countA");
+    SnapshotDataset b = create("countB");
+    SnapshotInfo source = publishAcrossRegions(a, "src", 150, "k050", "k100"); // three map tasks
+
+    Job job = newJob("counted");
+    SnapshotMapReduceUtil.initSnapshotMapperJob(a.id(), SnapshotSelector.current(), SideWritingMapper.class,
+        ImmutableBytesWritable.class, SnapshotRowWritable.class, job, false);
+    SnapshotMapReduceUtil.initSnapshotReducerJob(b.id(), null, null, job, false);
+    job.setNumReduceTasks(0);
+    assertTrue(SnapshotMapReduceUtil.runJob(job, false));
+
+    SnapshotInfo copy = b.currentSnapshot().orElseThrow();
+    List<SnapshotRow> read = rows(b.readCurrent());
+    assertEquals(150 + 3, read.size(), "the three rows written beside the tasks are in the snapshot");
+    assertEquals(150, copy.rowCount(), "but only the rows the tasks' writers wrote are counted");
+    assertEquals(source.byteCount(), copy.byteCount());
+    assertEquals(0, taskRecords(b.id()), "the job deleted its task records");
+  }
+
+  /** Copies rows; first writes one row of its own into the job's snapshot, past the output format. */
+  public static final class SideWritingMapper
+      extends Mapper<ImmutableBytesWritable, SnapshotRowWritable, ImmutableBytesWritable, SnapshotRowWritable> {
+    @Override
+    protected void setup(Context context) throws IOException {
+      Configuration conf = context.getConfiguration();
+      SnapshotId building = SnapshotOutputFormat.handle(conf).orElseThrow().snapshotId();
+      try (JobDatasets datasets = JobDatasets.open(conf);
+          var side = datasets.open(SnapshotOutputFormat.dataset(conf)).openRowWriter(building, 1024)) {
+        side.put(Bytes.toBytes("side-" + context.getTaskAttemptID().getTaskID().getId()), "d", Bytes.toBytes("v"),
+            Bytes.toBytes("x"));
+      }
+    }
+  }
+
+  /**
+   * The task commit protocol as MapReduce drives it, on the real output format and committer
+   * (the local job runner never re-runs a task): a task whose output was committed and which then
+   * runs and commits again is counted once; an attempt that wrote and closed but never committed
+   * (a failed or speculative one) is not counted; a map task that opened no writer counts nothing.
+   */
+  @Test
+  void aTaskCommittedTwiceCountsOnceAndAnAttemptThatNeverCommittedNotAtAll() throws Exception {
+    SnapshotDataset b = create("attempts");
+    Job job = newJob("attempts");
+    SnapshotOutputFormat.setOutput(job, b.id());
+    SnapshotOutputFormat<ImmutableBytesWritable> format = new SnapshotOutputFormat<>();
+    format.checkOutputSpecs(job); // begins the snapshot
+    Configuration conf = job.getConfiguration();
+    org.apache.hadoop.mapreduce.JobID jobId = new org.apache.hadoop.mapreduce.JobID("attempts", 1);
+    org.apache.hadoop.mapreduce.OutputCommitter committer =
+        format.getOutputCommitter(attempt(conf, jobId, 0, 0));
+    committer.setupJob(new org.apache.hadoop.mapreduce.task.JobContextImpl(conf, jobId));
+
+    runAttempt(format, committer, attempt(conf, jobId, 0, 0), 0, 10, true);
+    runAttempt(format, committer, attempt(conf, jobId, 0, 1), 0, 10, true); // re-run: same keys
+    runAttempt(format, committer, attempt(conf, jobId, 1, 0), 10, 5, false); // failed, never committed
+    runAttempt(format, committer, attempt(conf, jobId, 1, 1), 10, 5, true);
+    runAttempt(format, committer, attempt(conf, jobId, 1, 2), 10, 7, false); // speculative, lost the race
+    org.apache.hadoop.mapreduce.TaskAttemptContext noWriter = attempt(conf, jobId, 2, 0);
+    assertTrue(committer.needsTaskCommit(noWriter));
+    committer.commitTask(noWriter);
+    committer.commitJob(new org.apache.hadoop.mapreduce.task.JobContextImpl(conf, jobId));
+
+    SnapshotInfo published = b.currentSnapshot().orElseThrow();
+    assertEquals(17, rows(b.readCurrent()).size(), "the speculative attempt's two extra rows are in HBase");
+    assertEquals(15, published.rowCount(), "task 0 once (10), task 1's committed attempt (5)");
+    assertEquals(0, taskRecords(b.id()));
+  }
+
+  private static org.apache.hadoop.mapreduce.TaskAttemptContext attempt(Configuration conf,
+      org.apache.hadoop.mapreduce.JobID job, int task, int attempt) {
+    return new org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl(conf,
+        new org.apache.hadoop.mapreduce.TaskAttemptID(new org.apache.hadoop.mapreduce.TaskID(job,
+            org.apache.hadoop.mapreduce.TaskType.MAP, task), attempt));
+  }
+
+  private static void runAttempt(SnapshotOutputFormat<ImmutableBytesWritable> format,
+      org.apache.hadoop.mapreduce.OutputCommitter committer, org.apache.hadoop.mapreduce.TaskAttemptContext context,
+      int firstKey, int rows, boolean commits) throws Exception {
+    org.apache.hadoop.mapreduce.RecordWriter<ImmutableBytesWritable, SnapshotRowWritable> writer =
+        format.getRecordWriter(context);
+    for (int i = firstKey; i < firstKey + rows; i++) {
+      byte[] key = Bytes.toBytes(String.format("k%03d", i));
+      java.util.NavigableMap<byte[], byte[]> cells = new java.util.TreeMap<>(Bytes.BYTES_COMPARATOR);
+      cells.put(Bytes.toBytes("v"), Bytes.toBytes("v" + i));
+      java.util.NavigableMap<byte[], java.util.NavigableMap<byte[], byte[]>> families =
+          new java.util.TreeMap<>(Bytes.BYTES_COMPARATOR);
+      families.put(Bytes.toBytes("d"), cells);
+      writer.write(null, new SnapshotRowWritable(new SnapshotRow(key, families)));
+    }
+    writer.close(context);
+    assertTrue(committer.needsTaskCommit(context));
+    if (commits) {
+      committer.commitTask(context);
+    } else {
+      committer.abortTask(context);
+    }
+  }
+
+  /** The rows of the lock table that hold task counts (kind 'T'). */
+  private long taskRecords(DatasetId dataset) throws IOException {
+    try (org.apache.hadoop.hbase.client.Table t = cluster.connection().getTable(dataset.lockTable());
+        org.apache.hadoop.hbase.client.ResultScanner rs = t.getScanner(
+            new org.apache.hadoop.hbase.client.Scan().setRowPrefixFilter(new byte[] {'T'}))) {
+      long n = 0;
+      for (org.apache.hadoop.hbase.client.Result ignored : rs) {
+        n++;
+      }
+      return n;
+    }
+  }
+
   // ---- run id ----
 
   @Test

@@ -158,7 +158,10 @@ public class SnapshotOutputFormat<K> extends OutputFormat<K, SnapshotRowWritable
 
   @Override
   public RecordWriter<K, SnapshotRowWritable> getRecordWriter(TaskAttemptContext context) throws IOException {
-    return SnapshotRecordWriter.open(context.getConfiguration());
+    // the attempt's counts are recorded only for the committer that commits and sums them (the
+    // CDAP sink's subclass leaves the publish, and the counting, to its pipeline)
+    return SnapshotRecordWriter.open(context.getConfiguration(),
+        getOutputCommitter(context) instanceof SnapshotOutputCommitter);
   }
 
   @Override

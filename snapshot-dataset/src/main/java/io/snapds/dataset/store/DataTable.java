@@ -17,6 +17,7 @@ import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
@@ -139,13 +140,42 @@ public final class DataTable {
   }
 
   /**
-   * Deletes every row of the snapshot; returns how many rows it deleted. Idempotent. A key-only
-   * scan of the snapshot's range feeds the deletes to a {@code BufferedMutator}, so the scan goes
-   * on while earlier deletes are sent (batches of deletes between scanner calls made cleanup wait
-   * for each batch); the mutator's close sends the rest and reports any failure.
+   * The user keys where the data table's regions inside {@code snapshot}'s range begin, ascending
+   * (empty when one region holds the whole range). Walks the region locations from the range's
+   * start, one lookup per region of this snapshot (from the connection's cache when it has them,
+   * else hbase:meta), never the whole table's regions. A stale cache only makes pieces that span
+   * more than one region: the boundaries cut the work, they do not decide what is deleted.
    */
-  public long deleteSnapshot(SnapshotId snapshot, int batchSize) {
-    Scan s = new Scan().withStartRow(RowKeys.start(snapshot)).withStopRow(RowKeys.stop(snapshot))
+  public List<byte[]> regionBoundaries(SnapshotId snapshot) {
+    byte[] stop = RowKeys.stop(snapshot);
+    List<byte[]> boundaries = new ArrayList<>();
+    try (RegionLocator locator = connection.getRegionLocator(name)) {
+      byte[] row = RowKeys.start(snapshot);
+      while (true) {
+        byte[] end = locator.getRegionLocation(row).getRegion().getEndKey();
+        if (end.length == 0 || Bytes.compareTo(end, stop) >= 0) {
+          return boundaries;
+        }
+        if (end.length > SnapshotId.BYTES) { // a boundary at the range's own start cuts nothing
+          boundaries.add(RowKeys.userKey(end));
+        }
+        row = end;
+      }
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "locate the regions of snapshot " + snapshot, e);
+    }
+  }
+
+  /**
+   * Deletes the rows of {@code snapshot} whose user keys lie in {@code range}; returns how many.
+   * Idempotent. A key-only scan of the range feeds the deletes to a {@code BufferedMutator}, so
+   * the scan goes on while earlier deletes are sent; the mutator's close sends the rest and
+   * reports any failure, so when this returns every delete is on the region servers.
+   */
+  public long deleteRange(SnapshotId snapshot, CleanupProgress.KeyRange range, int batchSize) {
+    byte[] start = range.start().length == 0 ? RowKeys.start(snapshot) : Bytes.add(snapshot.toBytes(), range.start());
+    byte[] stop = range.stop().length == 0 ? RowKeys.stop(snapshot) : Bytes.add(snapshot.toBytes(), range.stop());
+    Scan s = new Scan().withStartRow(start).withStopRow(stop)
         .setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
         .setCaching(batchSize).setCacheBlocks(false);
     long deleted = 0;
@@ -158,7 +188,7 @@ public final class DataTable {
       deletes.flush();
       return deleted;
     } catch (IOException | UncheckedIOException e) {
-      throw StorageErrors.translate(name, "delete the rows of snapshot " + snapshot, e);
+      throw StorageErrors.translate(name, "delete the rows of snapshot " + snapshot + " in " + range, e);
     }
   }
 

@@ -52,6 +52,7 @@ final class LayoutView implements MetadataView {
   /** Locks whose fence row this view's horizon trim dropped. */
   private final List<String> locksFreed = new ArrayList<>();
   private final Map<String, Long> positions = new HashMap<>();
+  private final Map<SnapshotId, CleanupProgress> progress = new HashMap<>();
   private final Map<Integer, Optional<io.snapds.dataset.schema.Schema>> schemas = new HashMap<>();
   private final Map<Integer, Integer> lastFieldIds = new HashMap<>();
   private final IdIndex committed = new IdIndex(COMMITTED, s -> s.state() == SnapshotState.COMMITTED);
@@ -312,6 +313,40 @@ final class LayoutView implements MetadataView {
     }
     out.putAll(positions);
     return out;
+  }
+
+  // ---- cleanup progress ----
+
+  @Override
+  public CleanupProgress cleanupProgress(SnapshotId id) {
+    return progress.computeIfAbsent(id, i -> {
+      byte[] row = key(CLEANUP_PROGRESS, i);
+      byte[] value = rows.get(row).get(PROGRESS);
+      if (value == null) {
+        return CleanupProgress.NONE;
+      }
+      try {
+        return CleanupProgress.decode(value);
+      } catch (IllegalArgumentException e) {
+        throw new CorruptMetadataException(dataset, Bytes.toStringBinary(row), e.getMessage());
+      }
+    });
+  }
+
+  @Override
+  public void putCleanupProgress(SnapshotId id, CleanupProgress p) {
+    if (cleanupProgress(id).equals(p)) {
+      return;
+    }
+    byte[] row = key(CLEANUP_PROGRESS, id);
+    if (p.equals(CleanupProgress.NONE)) {
+      NavigableMap<byte[], byte[]> cols = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+      cols.put(PROGRESS, PRESENT);
+      deleteRow(row, cols); // and purged physically later, with its versions
+    } else {
+      putOrDelete(row, PROGRESS, p.encode());
+    }
+    progress.put(id, p);
   }
 
   private static String checkPositionName(String name) {

@@ -24,6 +24,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  *                                       sequence of the DROPPED event of a dataset being dropped (#13)
  *   o + name                            delivered position of a relay or consumer: column seq = the
  *                                       sequence of the newest event it acknowledged (#13)
+ *   q + id(8)                           cleanup progress of a snapshot being cleaned: column v = the
+ *                                       user-key ranges deleted and the rows ({@link CleanupProgress});
+ *                                       removed when the snapshot is recorded cleaned (#12)
  * </pre>
  * The non-transactional {@code p} row holds the dataset properties (see {@link PropertiesCodec}).
  */
@@ -43,6 +46,7 @@ final class MetadataLayout {
   static final byte SCHEMA = 'm';
   static final byte EVENTS = 'e';
   static final byte POSITION = 'o';
+  static final byte CLEANUP_PROGRESS = 'q';
   static final byte[] STATE_ROW = {STATE};
 
   static final byte[] VERSION = Bytes.toBytes("version");
@@ -67,6 +71,8 @@ final class MetadataLayout {
   static final byte[] EVENT = Bytes.toBytes("v");
   /** Position row: the sequence delivered. */
   static final byte[] POSITION_SEQ = Bytes.toBytes("seq");
+  /** Cleanup progress row: the encoded {@link CleanupProgress}. */
+  static final byte[] PROGRESS = Bytes.toBytes("v");
 
   private MetadataLayout() {}
 

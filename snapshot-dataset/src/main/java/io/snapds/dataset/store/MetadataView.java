@@ -174,6 +174,15 @@ public interface MetadataView {
    */
   void markDropped();
 
+  /**
+   * How far an interrupted cleanup of {@code id} got (row {@code q} + id); {@link CleanupProgress#NONE}
+   * when none is recorded. One row read.
+   */
+  CleanupProgress cleanupProgress(SnapshotId id);
+
+  /** Records how far the cleanup of {@code id} got; {@link CleanupProgress#NONE} removes the row. */
+  void putCleanupProgress(SnapshotId id, CleanupProgress progress);
+
   /** True when something was recorded. */
   boolean changed();
 }

@@ -8,6 +8,7 @@ import io.snapds.dataset.RetentionPolicy;
 import io.snapds.dataset.lock.LockSettings;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -45,6 +46,11 @@ public final class PropertiesCodec {
     m.put("events.retain.last", Integer.toString(p.eventsRetainLast()));
     m.put("data.presplit", Boolean.toString(p.presplitMaxRegions() > 0));
     m.put("data.presplit.max.regions", Integer.toString(p.presplitMaxRegions()));
+    m.put("cleanup.threads", Integer.toString(p.cleanupThreads()));
+    if (!p.firstSplitPoints().isEmpty()) {
+      m.put("data.presplit.first.points", SplitPoints.format(p.firstSplitPoints()));
+    }
+    m.put("data.merge", Boolean.toString(p.mergeEmptyRegions()));
     p.historyRetainMaxAge().ifPresent(a -> m.put("history.retain.max.age", a.toString()));
     return m;
   }
@@ -84,6 +90,10 @@ public final class PropertiesCodec {
           .eventsRetainLast(m.containsKey("events.retain.last") ? r.integer("events.retain.last") : 1000)
           .presplitMaxRegions("false".equals(m.get("data.presplit")) ? 0
               : m.containsKey("data.presplit.max.regions") ? r.integer("data.presplit.max.regions") : 64)
+          .cleanupThreads(m.containsKey("cleanup.threads") ? r.integer("cleanup.threads") : 4)
+          .firstSplitPoints(m.containsKey("data.presplit.first.points")
+              ? SplitPoints.parse(r.string("data.presplit.first.points")) : List.of())
+          .mergeEmptyRegions(!m.containsKey("data.merge") || r.bool("data.merge"))
           .build();
     } catch (IllegalArgumentException e) {
       throw new CorruptMetadataException(dataset, "p", "invalid properties: " + e.getMessage());
@@ -106,6 +116,14 @@ public final class PropertiesCodec {
       } catch (NumberFormatException e) {
         throw new CorruptMetadataException(dataset, "p", "property '" + key + "' is not a number: '" + v + "'");
       }
+    }
+
+    boolean bool(String key) {
+      String v = string(key);
+      if (!v.equals("true") && !v.equals("false")) {
+        throw new CorruptMetadataException(dataset, "p", "property '" + key + "' is not true or false: '" + v + "'");
+      }
+      return Boolean.parseBoolean(v);
     }
 
     Duration duration(String key) {

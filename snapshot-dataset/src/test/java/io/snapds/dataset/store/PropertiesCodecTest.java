@@ -26,6 +26,23 @@ class PropertiesCodecTest {
   }
 
   @Test
+  void firstSplitPointsOfAnyBytesRoundTrip() {
+    DatasetProperties p = DatasetProperties.builder()
+        .firstSplitPoints(java.util.List.of(new byte[] {0, ','}, "k050000".getBytes(), new byte[] {(byte) 0xff}))
+        .build();
+    Map<String, String> stored = PropertiesCodec.encode(p);
+    assertEquals("002c,6b303530303030,ff", stored.get("data.presplit.first.points"));
+    assertEquals(p, PropertiesCodec.decode(ID, stored));
+    // none: no property at all, so a dataset created before it reads the same
+    assertEquals(false, PropertiesCodec.encode(DatasetProperties.defaults()).containsKey("data.presplit.first.points"));
+
+    stored.put("data.presplit.first.points", "6b30,zz");
+    CorruptMetadataException e = assertThrows(CorruptMetadataException.class, () -> PropertiesCodec.decode(ID, stored));
+    assertEquals("corrupt metadata in dataset ns:ds, row 'p': invalid properties: data.presplit.first.points: "
+        + "'zz' is not hex", e.getMessage());
+  }
+
+  @Test
   void namesTheBadPropertyOfACorruptRow() {
     Map<String, String> m = new LinkedHashMap<>(PropertiesCodec.encode(DatasetProperties.defaults()));
     m.put("retention.last", "lots");
@@ -42,6 +59,21 @@ class PropertiesCodecTest {
     m.put("retention.last", "2");
     e = assertThrows(CorruptMetadataException.class, () -> PropertiesCodec.decode(ID, m));
     assertEquals("corrupt metadata in dataset ns:ds, row 'p': missing property 'lock.lease'", e.getMessage());
+  }
+
+  @Test
+  void regionMergeIsOnByDefaultAndATypoIsNamed() {
+    Map<String, String> m = new LinkedHashMap<>(PropertiesCodec.encode(DatasetProperties.defaults()));
+    assertEquals("true", m.get("data.merge"));
+    m.remove("data.merge"); // a dataset created before the property existed
+    assertEquals(true, PropertiesCodec.decode(ID, m).mergeEmptyRegions());
+    DatasetProperties off = DatasetProperties.builder().mergeEmptyRegions(false).build();
+    assertEquals(off, PropertiesCodec.decode(ID, PropertiesCodec.encode(off)));
+
+    m.put("data.merge", "yes");
+    CorruptMetadataException e = assertThrows(CorruptMetadataException.class, () -> PropertiesCodec.decode(ID, m));
+    assertEquals("corrupt metadata in dataset ns:ds, row 'p': property 'data.merge' is not true or false: 'yes'",
+        e.getMessage());
   }
 
   @Test

@@ -48,6 +48,9 @@ public final class MiniCluster {
   private MiniCluster() throws Exception {
     util = new HBaseTestingUtility();
     util.getConfiguration().setInt("hbase.client.retries.number", 5);
+    // compacted files archived within a second, not two minutes: a merged region can be merged
+    // again once it holds no reference to its parents' files (RegionMergeIT runs a cycle in seconds)
+    util.getConfiguration().setInt("hbase.hfile.compaction.discharger.interval", 1000);
     util.startMiniCluster(StartMiniClusterOption.builder()
         .numRegionServers(Integer.getInteger(REGION_SERVERS, 1)).build());
     connection = ConnectionFactory.createConnection(util.getConfiguration());

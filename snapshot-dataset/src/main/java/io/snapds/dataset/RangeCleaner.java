@@ -1,0 +1,124 @@
+package io.snapds.dataset;
+
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
+import com.google.common.util.concurrent.Uninterruptibles;
+import io.snapds.dataset.store.CleanupProgress;
+import io.snapds.dataset.store.CleanupProgress.KeyRange;
+import io.snapds.dataset.store.DataTable;
+import io.snapds.dataset.store.MetadataStore;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Deletes one snapshot's rows region by region, on a bounded pool, resumably: the snapshot's
+ * key range is cut at the data table's region boundaries inside it (one hbase:meta lookup per
+ * region of the snapshot), less the key ranges an earlier run recorded done (metadata row
+ * {@code q} + id); each piece is scanned key-only and deleted through its own
+ * {@code BufferedMutator} by one of {@code threads} workers; after each piece the calling thread
+ * records it done (one metadata transaction; not after the last piece, which the caller's record
+ * of the snapshot cleaned follows) and tells the listener. A crash, an interrupt, a
+ * failed piece or a listener that throws leaves the finished pieces recorded; the next run
+ * deletes only the rest. The caller removes the progress row when it records the snapshot
+ * cleaned.
+ */
+final class RangeCleaner {
+  private static final Logger LOG = LoggerFactory.getLogger(RangeCleaner.class);
+  private static final Duration STOP_WAIT = Duration.ofSeconds(60);
+
+  private final DatasetId dataset;
+  private final MetadataStore store;
+  private final DataTable data;
+  private final int threads;
+  private final int batch;
+
+  RangeCleaner(DatasetId dataset, MetadataStore store, DataTable data, int threads, int batch) {
+    this.dataset = dataset;
+    this.store = store;
+    this.data = data;
+    this.threads = threads;
+    this.batch = batch;
+  }
+
+  /**
+   * Deletes what is left of {@code snapshot}'s rows; returns how many rows this call deleted.
+   *
+   * @throws CleanupInterruptedException when the calling thread is interrupted (the pieces done stay recorded)
+   * @throws StorageException when a piece's deletes failed (likewise)
+   */
+  long clean(SnapshotId snapshot, CleanupListener listener) {
+    CleanupProgress before = store.read(view -> view.cleanupProgress(snapshot));
+    List<KeyRange> pieces = before.remaining(data.regionBoundaries(snapshot));
+    listener.started(snapshot, pieces.size(), before.done().size());
+    if (pieces.isEmpty()) {
+      return 0;
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, pieces.size()),
+        new ThreadFactoryBuilder().setDaemon(true).setNameFormat("snapds-cleanup-" + snapshot + "-%d").build());
+    try {
+      CompletionService<Piece> done = new ExecutorCompletionService<>(pool);
+      for (KeyRange piece : pieces) {
+        done.submit(() -> new Piece(piece, data.deleteRange(snapshot, piece, batch)));
+      }
+      CleanupProgress progress = before;
+      long rows = 0;
+      for (int finished = 1; finished <= pieces.size(); finished++) {
+        Piece p = next(done, snapshot);
+        progress = progress.with(p.range(), p.rows());
+        if (finished < pieces.size()) { // after the last, the caller records the snapshot cleaned
+          record(snapshot, progress);
+        }
+        rows += p.rows();
+        listener.progress(snapshot, rows, finished, pieces.size());
+      }
+      return rows;
+    } finally {
+      // on failure: the pieces not begun are dropped, the running ones interrupted; none is still
+      // deleting when this returns (HBase's client gives up on an interrupt within an RPC)
+      pool.shutdownNow();
+      if (!Uninterruptibles.awaitTerminationUninterruptibly(pool, STOP_WAIT)) {
+        LOG.warn("dataset {}: cleanup threads of snapshot {} still running after {}", dataset, snapshot, STOP_WAIT);
+      }
+    }
+  }
+
+  private static Piece next(CompletionService<Piece> done, SnapshotId snapshot) {
+    try {
+      Future<Piece> f = done.take();
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CleanupInterruptedException(snapshot);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException("cleanup of snapshot " + snapshot + " failed", e.getCause());
+    }
+  }
+
+  /**
+   * Records the progress (the whole value: a record that lost every race is made good by the
+   * next piece's, or redone by the next run, deletes being idempotent).
+   */
+  private void record(SnapshotId snapshot, CleanupProgress progress) {
+    try {
+      store.update("record cleanup progress of " + snapshot, view -> {
+        view.putCleanupProgress(snapshot, progress);
+        return null;
+      });
+    } catch (CommitConflictException e) {
+      LOG.info("dataset {}: recording the cleanup progress of {} conflicted on every attempt; the next piece's "
+          + "record includes it", dataset, snapshot);
+    }
+  }
+
+  private record Piece(KeyRange range, long rows) {}
+}
