@@ -44,7 +44,8 @@ final class OldLayoutBuilder {
     this.txClient = cluster.txClient();
     this.tx = txClient.startShort();
     this.ts = tx.getWritePointer();
-    cluster.datasets().admin(id).create(DatasetProperties.defaults());
+    // the tables only, as the format 1 library created them: no first metadata commit (CREATED)
+    new io.snapds.dataset.admin.CompositeDatasetAdmin(id, cluster.connection()).create(DatasetProperties.defaults());
   }
 
   private void put(byte[] row, String q, byte[] v) {

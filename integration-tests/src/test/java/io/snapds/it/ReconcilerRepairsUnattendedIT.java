@@ -171,4 +171,108 @@ class ReconcilerRepairsUnattendedIT {
     ReconcileResult second = Reconciler.runOnce(ds, "reconciler-1", STALE);
     assertFalse(second.repaired(), "a second pass finds nothing to do: " + second);
   }
+
+  /**
+   * A lease holder stalled (its heartbeats stopped counting) is fenced by one pass: the pass takes
+   * its expired lease over and breaks it, aborting its snapshot; when it resumes its commit fails
+   * with the fencing error and publishes nothing. A writer whose lease is live is not touched.
+   */
+  @Test
+  void aStalledWritersExpiredLeaseIsFencedAndALiveWriterIsLeftAlone() {
+    cluster.endLeftoverTransactions();
+    io.snapds.dataset.DatasetId id = MiniCluster.uniqueDataset("stalled");
+    SnapshotDataset ds = cluster.datasets().create(id, DatasetProperties.defaults());
+    // the stalled writer's clock stopped an hour ago: each heartbeat it sends writes an expiry in
+    // the past, so the lock table sees what a process stopped with kill -STOP leaves behind
+    SnapshotDataset stalledView = cluster.datasets()
+        .withClock(java.time.Clock.fixed(java.time.Instant.now().minus(Duration.ofHours(1)), java.time.ZoneOffset.UTC))
+        .open(id);
+    SnapshotWriter stalled = stalledView.newSnapshot().sourceKey("a").owner("stalled-job").begin();
+    stalled.put(Bytes.toBytes("k"), "d", "v", Bytes.toBytes("late"));
+    stalled.flush();
+    SnapshotWriter live = ds.newSnapshot().sourceKey("b").owner("live-job").begin();
+    live.put(Bytes.toBytes("k"), "d", "v", Bytes.toBytes("live"));
+    live.flush();
+    String stalledLock = lockHeldBy(ds, "stalled-job");
+    String liveLock = lockHeldBy(ds, "live-job");
+    LockLease liveLease = ds.lockStatus(liveLock).lease().orElseThrow();
+
+    ReconcileResult first = Reconciler.runOnce(ds, "reconciler-1", STALE);
+    assertEquals(1, first.repairs().size(), first.toString());
+    assertTrue(first.repairs().get(0).contains("lock '" + stalledLock + "'"), first.repairs().toString());
+    assertEquals(SnapshotState.ABORTED, ds.snapshot(stalled.snapshotId()).state());
+    assertTrue(ds.lockStatus(stalledLock).lease().isEmpty(), "the expired lease is gone: " + ds.lockStatus(stalledLock));
+    // the live writer: same lease, same token, its snapshot still building
+    assertEquals(SnapshotState.BUILDING, ds.snapshot(live.snapshotId()).state());
+    assertEquals(liveLease.token(), ds.lockStatus(liveLock).lease().orElseThrow().token());
+
+    // the stalled writer resumes: fenced, nothing published
+    io.snapds.dataset.FencedWriterException fenced =
+        org.junit.jupiter.api.Assertions.assertThrows(io.snapds.dataset.FencedWriterException.class, stalled::commit);
+    assertTrue(fenced.getMessage().contains(stalled.snapshotId().toString()), fenced.getMessage());
+    SnapshotInfo published = live.commit();
+    assertEquals(published.id(), ds.currentSnapshot().orElseThrow().id());
+    assertTrue(ds.history().stream().noneMatch(h -> h.snapshot().equals(stalled.snapshotId())),
+        "the fenced writer's snapshot was never current");
+    assertEquals(SnapshotState.ABORTED, ds.snapshot(stalled.snapshotId()).state());
+
+    ReconcileResult second = Reconciler.runOnce(ds, "reconciler-1", STALE);
+    assertEquals(List.of(), second.repairs(), "a second pass fences nothing: " + second);
+    stalledView.close();
+  }
+
+  /**
+   * A writer process killed mid-build (a child JVM writing rows into a snapshot its driver began,
+   * killed with SIGKILL after its first rows reached HBase) whose build transaction then timed out
+   * (the dataset's build.max.time, 3 s; the mini cluster's Tephra times transactions out every
+   * second): one pass aborts the snapshot and deletes every row the dead process wrote, and a
+   * second pass finds nothing.
+   */
+  @Test
+  void aWriterProcessKilledMidBuildIsAbortedByOnePassOnceItsTransactionTimedOut(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    cluster.endLeftoverTransactions();
+    SnapshotDataset ds = cluster.datasets().create(MiniCluster.uniqueDataset("killed"),
+        DatasetProperties.builder().maxBuildTime(Duration.ofSeconds(3)).build());
+    SnapshotInfo current = writeAndCommit(ds.newSnapshot().begin(), "current", 2);
+    SnapshotWriter driver = ds.newSnapshot().owner("killed-job").begin();
+    SnapshotId building = driver.snapshotId();
+    Process child = ChildJvm.of("128m", WideRowChild.class, ds.id().toString(), building.toString(),
+        Integer.toString(100_000_000), "100", Long.toString(64 << 10), dir.resolve("tx").toString())
+        .redirectErrorStream(true).redirectOutput(dir.resolve("child.log").toFile()).start();
+    try {
+      awaitUntil(() -> cluster.rawRows(ds.id(), building) > 0 || !child.isAlive(), "the child's first rows");
+      assertTrue(child.isAlive(), "the child is still writing: " + java.nio.file.Files.readString(dir.resolve("child.log")));
+    } finally {
+      child.destroyForcibly().waitFor(); // SIGKILL mid-write
+    }
+    assertEquals(1, cluster.rawRows(ds.id(), building), "the dead process left its row behind");
+    awaitUntil(() -> ds.status().building().stream().noneMatch(DatasetStatus.Build::transactionOpen),
+        "the build transaction timed out");
+
+    ReconcileResult first = Reconciler.runOnce(ds, "reconciler-1", STALE);
+    assertEquals(List.of(building), first.cleanup().abortedDeadWriters(), first.toString());
+    assertTrue(first.cleanup().cleaned().contains(building), first.cleanup().toString());
+    assertEquals(SnapshotState.ABORTED, ds.snapshot(building).state());
+    assertEquals(0, cluster.rawRows(ds.id(), building), "every row the killed process wrote is gone");
+    assertEquals(current.id(), ds.currentSnapshot().orElseThrow().id());
+    ReconcileResult second = Reconciler.runOnce(ds, "reconciler-1", STALE);
+    assertFalse(second.repaired(), "a second pass finds nothing to do: " + second);
+    driver.close(); // what was left of the dead job in this JVM: its lease keeper
+  }
+
+  /** Waits for {@code condition} (checked every 200 ms), failing after a minute. */
+  private static void awaitUntil(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
+    while (!condition.getAsBoolean()) {
+      assertTrue(System.nanoTime() < deadline, "waited a minute for " + what);
+      Thread.sleep(200);
+    }
+  }
+
+  private static String lockHeldBy(SnapshotDataset ds, String owner) {
+    return ds.lockStatus().stream().filter(l -> l.lease().map(LockLease::owner).filter(owner::equals).isPresent())
+        .findFirst().orElseThrow(() -> new AssertionError("no lock held by " + owner + ": " + ds.lockStatus()))
+        .lockName();
+  }
 }

@@ -18,7 +18,6 @@ import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
 import io.snapds.dataset.store.RowKeys;
 import io.snapds.dataset.SnapshotWriter;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -108,7 +107,7 @@ class SmallerPromisesIT {
     SnapshotInfo published;
     try (SnapshotWriter w = ds.newSnapshot().begin()) {
       Path log = dir.resolve("child.log");
-      Process child = childJvm("256m", WideRowChild.class, ds.id().toString(), w.snapshotId().toString(),
+      Process child = ChildJvm.of("256m", WideRowChild.class, ds.id().toString(), w.snapshotId().toString(),
           Integer.toString(cells), Integer.toString(valueBytes), Long.toString(4L << 20),
           Files.createDirectory(dir.resolve("tx")).toString())
           .redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -140,26 +139,6 @@ class SmallerPromisesIT {
     }
     assertEquals(cells, read, "every cell of the row was read back");
     assertEquals(expected.getValue(), actual.getValue(), "the values read are the ones written, in order");
-  }
-
-  /** A JVM with {@code heap}, this JVM's classpath and module flags, running {@code main}. */
-  private static ProcessBuilder childJvm(String heap, Class<?> main, String... args) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-Xmx" + heap);
-    for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (arg.startsWith("--add-") || arg.startsWith("-Dio.netty") || arg.startsWith("-Dorg.apache.hbase.thirdparty")
-          || arg.startsWith("-Dlog4j2.")) {
-        cmd.add(arg);
-      }
-    }
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add(main.getName());
-    cmd.add(MiniCluster.get().configuration().get("hbase.zookeeper.quorum"));
-    cmd.add(MiniCluster.get().configuration().get("hbase.zookeeper.property.clientPort"));
-    cmd.addAll(List.of(args));
-    return new ProcessBuilder(cmd);
   }
 
   /** Region start keys of the data table inside {@code snapshot}'s key range (its first excluded). */

@@ -6,6 +6,7 @@ import io.snapds.cli.env.Environment;
 import io.snapds.cli.output.Json;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.EventSink;
+import io.snapds.dataset.EventSinkProvider;
 import io.snapds.dataset.LogEventSink;
 import io.snapds.dataset.Reconciler;
 import io.snapds.dataset.Reconciler.ReconcileResult;
@@ -42,36 +43,46 @@ final class ReconcileCommand extends EnvCommand {
   @Option(names = "--json", description = "One JSON object per dataset and pass, one per line.")
   boolean json;
 
-  /** The sinks the command line can relay to (the Kafka sink lives in snapshot-events, not here). */
-  enum RelaySink {
-    /** JSON lines to the SLF4J logger io.snapds.events; its delivered position is named 'log'. */
-    log
-  }
+  /** The sink the command line always has; others come from {@link EventSinkProvider}s on the class path. */
+  static final String LOG_SINK = "log";
 
   @Option(names = "--relay", paramLabel = "SINK",
       description = "Also relay undelivered outbox events to SINK, at least once and in order, recording its "
-          + "delivered position: 'log' (one JSON line per event to the logger io.snapds.events). Repeatable.")
-  List<RelaySink> relays;
+          + "delivered position under the name SINK: 'log' (one JSON line per event to the logger "
+          + "io.snapds.events), or a sink whose jar is on the class path, e.g. 'kafka' with snapshot-events "
+          + "(see docs/events.md). Repeatable.")
+  List<String> relays;
+
+  @Option(names = "--relay-config", paramLabel = "SINK.KEY=VALUE",
+      description = "A setting of sink SINK, e.g. kafka.topic=snapds.events, kafka.bootstrap.servers=host:9092. "
+          + "Repeatable.")
+  Map<String, String> relayConfig;
 
   @Override
   int run(Environment env) throws InterruptedException {
     String owner = "snapds-reconcile/" + ManagementFactory.getRuntimeMXBean().getName();
-    while (true) {
-      boolean left = pass(env, owner);
-      if (watch == null) {
-        return left ? ExitCodes.ATTENTION : ExitCodes.OK;
+    Map<String, EventSink> sinks = sinks(relays == null ? List.of() : relays,
+        relayConfig == null ? Map.of() : relayConfig, EventSinkProvider.available(getClass().getClassLoader()));
+    try {
+      while (true) {
+        boolean left = pass(env, owner, sinks);
+        if (watch == null) {
+          return left ? ExitCodes.ATTENTION : ExitCodes.OK;
+        }
+        Thread.sleep(watch.toMillis());
       }
-      Thread.sleep(watch.toMillis());
+    } finally {
+      sinks.values().forEach(EventSink::close);
     }
   }
 
-  private boolean pass(Environment env, String owner) {
+  private boolean pass(Environment env, String owner, Map<String, EventSink> sinks) {
     List<DatasetId> ids = datasets == null || datasets.isEmpty() ? env.datasets().list() : datasets;
     boolean left = false;
     for (DatasetId id : ids) {
       ReconcileResult r;
       try (SnapshotDataset ds = env.datasets().open(id)) {
-        r = Reconciler.runOnce(ds, owner, stale, sinks());
+        r = Reconciler.runOnce(ds, owner, stale, sinks);
       } catch (SnapshotDatasetException e) {
         if (watch == null && datasets != null && !datasets.isEmpty()) {
           throw e;
@@ -92,12 +103,49 @@ final class ReconcileCommand extends EnvCommand {
     return left;
   }
 
-  private Map<String, EventSink> sinks() {
+  /**
+   * One sink per name of {@code names}: {@value #LOG_SINK}, or a provider's, opened with the settings
+   * of {@code config} under {@code NAME.} (prefix taken off).
+   *
+   * @throws IllegalArgumentException naming a sink no provider on the class path has, or a setting
+   *     that names no chosen sink
+   */
+  static Map<String, EventSink> sinks(List<String> names, Map<String, String> config,
+      Map<String, EventSinkProvider> providers) {
+    for (String key : config.keySet()) {
+      int dot = key.indexOf('.');
+      if (dot <= 0 || !names.contains(key.substring(0, dot))) {
+        throw new IllegalArgumentException("--relay-config " + key + ": settings are SINK.KEY=VALUE for a sink "
+            + "chosen with --relay " + names);
+      }
+    }
     Map<String, EventSink> sinks = new TreeMap<>();
-    for (RelaySink s : relays == null ? List.<RelaySink>of() : relays) {
-      sinks.put(s.name(), switch (s) {
-        case log -> LogEventSink.toLog();
-      });
+    try {
+      for (String name : names) {
+        if (sinks.containsKey(name)) {
+          continue;
+        }
+        if (name.equals(LOG_SINK)) {
+          sinks.put(name, LogEventSink.toLog());
+          continue;
+        }
+        EventSinkProvider provider = providers.get(name);
+        if (provider == null) {
+          throw new IllegalArgumentException("no event sink '" + name + "' on the class path (known: "
+              + java.util.stream.Stream.concat(java.util.stream.Stream.of(LOG_SINK), providers.keySet().stream())
+                  .toList() + "); for 'kafka' put the snapshot-events jar on the class path");
+        }
+        Map<String, String> settings = new TreeMap<>();
+        config.forEach((k, v) -> {
+          if (k.startsWith(name + ".")) {
+            settings.put(k.substring(name.length() + 1), v);
+          }
+        });
+        sinks.put(name, provider.open(settings));
+      }
+    } catch (RuntimeException e) {
+      sinks.values().forEach(EventSink::close);
+      throw e;
     }
     return sinks;
   }
@@ -118,6 +166,7 @@ final class ReconcileCommand extends EnvCommand {
     if (!r.cleanup().cleaned().isEmpty()) {
       out().printf("  repaired: cleaned %s (%,d rows)%n", r.cleanup().cleaned(), r.cleanup().rowsDeleted());
     }
+    r.repairs().forEach(l -> out().println("  repaired: " + l));
     r.relayed().stream().filter(x -> x.delivered() > 0).forEach(x -> out().printf(
         "  repaired: relayed %,d events to '%s' (delivered up to sequence %d)%n", x.delivered(), x.relay(),
         x.toPosition()));
@@ -143,6 +192,8 @@ final class ReconcileCommand extends EnvCommand {
       x.failure().ifPresentOrElse(f -> relay.put("failure", f), () -> relay.putNull("failure"));
     });
     node.put("eventsRelayed", r.eventsRelayed());
+    ArrayNode repairs = node.putArray("repairs");
+    r.repairs().forEach(repairs::add);
     ArrayNode remaining = node.putArray("remaining");
     r.remaining().forEach(remaining::add);
     return node;

@@ -12,14 +12,24 @@ import java.util.Optional;
  * 1, 2, 3, ... in commit order). Read with {@link SnapshotDataset#events(long, int)}; the stored
  * form is versioned JSON (see docs/events.md).
  *
- * @param schemaVersion version of the stored event schema ({@link #SCHEMA_VERSION} when written)
- * @param snapshotId the snapshot the change is about (for ROLLED_BACK: the snapshot made current)
- * @param rowCount that snapshot's row count when the event was written
+ * <p>Two kinds: <em>snapshot events</em> (every type but CREATED, UPGRADED and DROPPED) are about
+ * one snapshot and always carry it; <em>dataset events</em> ({@link Type#isDatasetEvent()}) are
+ * about the dataset and carry its current snapshot as context when it has one (CREATED never does).
+ *
+ * @param schemaVersion version of the stored event schema ({@link #SCHEMA_VERSION} when written;
+ *     events of version 1 are read as they were: a snapshot event each)
+ * @param snapshot the snapshot the change is about (for ROLLED_BACK: the snapshot made current);
+ *     for a dataset event the current snapshot, if any
+ * @param rowCount that snapshot's row count when the event was written (0 without a snapshot)
  */
-public record DatasetEvent(int schemaVersion, Type type, DatasetId dataset, long sequence, SnapshotId snapshotId,
-    Optional<String> runId, Optional<String> sourceKey, long rowCount, Instant commitTime) {
-  /** The event schema this version of the library writes. */
-  public static final int SCHEMA_VERSION = 1;
+public record DatasetEvent(int schemaVersion, Type type, DatasetId dataset, long sequence,
+    Optional<SnapshotId> snapshot, Optional<String> runId, Optional<String> sourceKey, long rowCount,
+    Instant commitTime) {
+  /**
+   * The event schema this version of the library writes: 2 (version 1 had no dataset events and
+   * a snapshot in every event; see docs/events.md for what changed).
+   */
+  public static final int SCHEMA_VERSION = 2;
 
   /** What changed. */
   public enum Type {
@@ -35,8 +45,31 @@ public record DatasetEvent(int schemaVersion, Type type, DatasetId dataset, long
     TAGGED,
     /** Cleanup deleted the rows of an expired or aborted snapshot. */
     CLEANED,
-    /** The dataset's metadata was upgraded to the current format. */
-    UPGRADED
+    /** The dataset's metadata was upgraded to the current format (a dataset event). */
+    UPGRADED,
+    /** The dataset was created: always its first event, sequence 1 (a dataset event). */
+    CREATED,
+    /**
+     * The dataset was dropped: always its last event; its tables are deleted once every recorded
+     * delivered position reached it (a dataset event).
+     */
+    DROPPED;
+
+    /** True for the events about the dataset rather than one snapshot: CREATED, UPGRADED, DROPPED. */
+    public boolean isDatasetEvent() {
+      return this == CREATED || this == UPGRADED || this == DROPPED;
+    }
+  }
+
+  /**
+   * The snapshot of a snapshot event.
+   *
+   * @throws IllegalStateException for a dataset event without a snapshot (CREATED, or UPGRADED or
+   *     DROPPED of a dataset without a current snapshot); use {@link #snapshot()} for those
+   */
+  public SnapshotId snapshotId() {
+    return snapshot.orElseThrow(() -> new IllegalStateException(
+        "event " + sequence + " (" + type + ") of " + dataset + " is about no snapshot"));
   }
 
   /** This event as one line of JSON, the form the outbox stores and sinks send (docs/events.md). */
@@ -58,7 +91,9 @@ public record DatasetEvent(int schemaVersion, Type type, DatasetId dataset, long
     checkNotNull(type, "type");
     checkNotNull(dataset, "dataset");
     checkArgument(sequence >= 1, "event sequence must be >= 1, got %s", sequence);
-    checkNotNull(snapshotId, "snapshotId");
+    checkNotNull(snapshot, "snapshot");
+    checkArgument(snapshot.isPresent() || type.isDatasetEvent(), "a %s event needs a snapshot (event %s of %s)",
+        type, sequence, dataset);
     checkNotNull(runId, "runId");
     checkNotNull(sourceKey, "sourceKey");
     checkNotNull(commitTime, "commitTime");

@@ -30,6 +30,12 @@ import java.util.TreeMap;
  * {@link LeaseKeeper} while the pass runs, as a writer's is) and a pass that finds it held does
  * nothing. A killed pass frees the lock when its lease lapses.
  * Safe to kill at any point: every step it runs is one the next pass (or cleanup) redoes. It
+ * also finishes dataset lifecycle steps cut off by a crash: it writes the CREATED event of a
+ * dataset whose create stopped before its first metadata commit, and for a dataset being dropped
+ * (DROPPED committed, tables still there) it relays the last events and deletes the tables once
+ * every delivered position reached DROPPED (docs/events.md). A lease that expired without a
+ * release (a stalled or dead writer) is taken over and broken, so that writer is fenced
+ * ({@code ExpiredLeases}). It
  * never touches a live writer (its transaction is open: cleanup leaves it alone) nor a snapshot
  * a live reader pins or may still read.
  */
@@ -67,11 +73,27 @@ public final class Reconciler {
       return ReconcileResult.skipped(dataset.id(), holder);
     }
     LeaseKeeper keeper = new LeaseKeeper(locks, lease.get(), settings);
+    boolean tablesDeleted = false;
     try {
+      long dropped = dataset.store().read(io.snapds.dataset.store.MetadataView::droppedSequence);
+      if (dropped != 0) {
+        ReconcileResult r = finishDrop(dataset, relays, dropped, keeper);
+        tablesDeleted = r.repairs().contains(DROPPED_TABLES);
+        return r;
+      }
+      List<String> repairs = new ArrayList<>();
+      if (dataset.store().read(io.snapds.dataset.store.MetadataView::neverCommitted)) {
+        dataset.store().update("write the CREATED event of a create cut off", view -> {
+          view.announceCreated();
+          return null;
+        });
+        repairs.add(WROTE_CREATED);
+      }
       DatasetStatus before = dataset.status();
       Map<String, Relay.RelayResult> relayed = new TreeMap<>();
       Map<String, String> behind = new TreeMap<>();
       relay(dataset, relays, relayed, behind);
+      repairs.addAll(ExpiredLeases.fence(dataset, owner)); // before cleanup: it cleans what they built
       CleanupResult cleanup = dataset.cleanup();
       relay(dataset, relays, relayed, behind);
       List<String> remaining = new ArrayList<>(dataset.status().attention(stale));
@@ -83,11 +105,46 @@ public final class Reconciler {
         }
       });
       return new ReconcileResult(dataset.id(), Optional.empty(), before.attention(stale), cleanup,
-          List.copyOf(relayed.values()), remaining);
+          List.copyOf(relayed.values()), remaining, repairs);
     } finally {
       keeper.close(); // no renewal after this
-      locks.release(keeper.lease());
+      if (!tablesDeleted) {
+        locks.release(keeper.lease());
+      }
     }
+  }
+
+  /** {@link ReconcileResult#repairs()}: the pass wrote the CREATED event of a create cut off before it. */
+  public static final String WROTE_CREATED = "wrote the CREATED event of a create cut off before its first commit";
+  /** {@link ReconcileResult#repairs()}: the pass deleted the tables of a dataset being dropped. */
+  public static final String DROPPED_TABLES = "deleted the tables of a dataset being dropped";
+
+  /**
+   * A dataset being dropped (its DROPPED event committed, its tables not yet deleted, e.g. a drop
+   * cut off between the two): relay its last events, then delete its tables once every delivered
+   * position reached the DROPPED event. No cleanup: the tables go.
+   */
+  private static ReconcileResult finishDrop(SnapshotDataset dataset, Map<String, EventSink> relays, long dropped,
+      LeaseKeeper keeper) {
+    Map<String, Relay.RelayResult> relayed = new TreeMap<>();
+    Map<String, String> behind = new TreeMap<>();
+    relay(dataset, relays, relayed, behind);
+    List<String> remaining = new ArrayList<>(behind.values());
+    relayed.values().forEach(r -> r.failure().ifPresent(f -> remaining.add("relay '" + r.relay() + "' failed: " + f)));
+    List<String> found = List.of("dataset is being dropped (DROPPED event " + dropped + ")");
+    CleanupResult none = new CleanupResult(List.of(), 0, List.of(), List.of(), List.of());
+    keeper.close(); // the lock table is about to go
+    java.util.SortedMap<String, Long> waiting =
+        new io.snapds.dataset.admin.CompositeDatasetAdmin(dataset.id(), dataset.connection(), dataset.txClient())
+            .finishDrop();
+    if (!waiting.isEmpty()) {
+      remaining.add("dataset is being dropped: its tables stay until these delivered positions reach the DROPPED "
+          + "event " + dropped + ": " + waiting);
+      return new ReconcileResult(dataset.id(), Optional.empty(), found, none, List.copyOf(relayed.values()),
+          remaining, List.of());
+    }
+    return new ReconcileResult(dataset.id(), Optional.empty(), found, none, List.copyOf(relayed.values()),
+        remaining, List.of(DROPPED_TABLES));
   }
 
   private static void relay(SnapshotDataset dataset, Map<String, EventSink> relays,
@@ -118,17 +175,20 @@ public final class Reconciler {
    * @param relayed what each relay of the pass delivered, in relay name order (both of its runs
    *     together); a relay behind the retained window has none
    * @param remaining what still needs attention after it
+   * @param repairs what it repaired besides cleanup and relaying, one line each: lifecycle steps it
+   *     finished ({@link #WROTE_CREATED}, {@link #DROPPED_TABLES}) and expired leases it fenced
    */
   public record ReconcileResult(DatasetId dataset, Optional<String> skippedFor, List<String> found,
-      CleanupResult cleanup, List<Relay.RelayResult> relayed, List<String> remaining) {
+      CleanupResult cleanup, List<Relay.RelayResult> relayed, List<String> remaining, List<String> repairs) {
     public ReconcileResult {
       found = List.copyOf(found);
       relayed = List.copyOf(relayed);
       remaining = List.copyOf(remaining);
+      repairs = List.copyOf(repairs);
     }
 
     static ReconcileResult skipped(DatasetId dataset, String holder) {
-      return new ReconcileResult(dataset, Optional.of(holder), List.of(), null, List.of(), List.of());
+      return new ReconcileResult(dataset, Optional.of(holder), List.of(), null, List.of(), List.of(), List.of());
     }
 
     /** Events the pass's relays delivered, all together. */
@@ -137,12 +197,12 @@ public final class Reconciler {
     }
 
     /**
-     * Whether the pass changed anything: aborted a dead writer, deleted a snapshot's rows or
-     * relayed events.
+     * Whether the pass changed anything: aborted a dead writer, deleted a snapshot's rows, relayed
+     * events, fenced an expired lease or finished a create or a drop.
      */
     public boolean repaired() {
       return cleanup != null && (!cleanup.cleaned().isEmpty() || !cleanup.abortedDeadWriters().isEmpty())
-          || eventsRelayed() > 0;
+          || eventsRelayed() > 0 || !repairs.isEmpty();
     }
   }
 }

@@ -65,11 +65,14 @@ class EventOutboxTest {
     });
 
     List<DatasetEvent> events = events();
-    assertEquals(List.of(Type.PUBLISHED, Type.PUBLISHED, Type.TAGGED, Type.ROLLED_BACK, Type.EXPIRED,
+    // the first commit (here the first publish) writes CREATED first: a dataset event without a snapshot
+    assertEquals(List.of(Type.CREATED, Type.PUBLISHED, Type.PUBLISHED, Type.TAGGED, Type.ROLLED_BACK, Type.EXPIRED,
         Type.ABORTED, Type.CLEANED), events.stream().map(DatasetEvent::type).toList());
+    assertEquals(Optional.empty(), events.get(0).snapshot());
+    events = events.subList(1, events.size());
     assertEquals(List.of(first, second, first, first, second, stale, second),
         events.stream().map(DatasetEvent::snapshotId).toList());
-    assertEquals(LongStream.rangeClosed(1, 7).boxed().toList(), events.stream().map(DatasetEvent::sequence).toList());
+    assertEquals(LongStream.rangeClosed(2, 8).boxed().toList(), events.stream().map(DatasetEvent::sequence).toList());
     DatasetEvent published = events.get(1);
     assertEquals(DatasetEvent.SCHEMA_VERSION, published.schemaVersion());
     assertEquals(DS, published.dataset());
@@ -77,7 +80,7 @@ class EventOutboxTest {
     assertEquals(20, published.rowCount());
     SnapshotInfo stored = store.read(view -> view.snapshot(second)).orElseThrow();
     assertEquals(stored.committedAt().orElseThrow(), published.commitTime());
-    assertEquals(7, lastSequence());
+    assertEquals(8, lastSequence());
     // commit times follow the sequence
     for (int i = 1; i < events.size(); i++) {
       assertTrue(!events.get(i).commitTime().isBefore(events.get(i - 1).commitTime()), events.toString());
@@ -101,15 +104,16 @@ class EventOutboxTest {
       throw new IllegalStateException("validation failed after the change");
     }));
     // a change nobody may care about (a fence) writes no event either
-    assertEquals(List.of(Type.PUBLISHED), events().stream().map(DatasetEvent::type).toList());
-    assertEquals(1, lastSequence());
+    assertEquals(List.of(Type.CREATED, Type.PUBLISHED), events().stream().map(DatasetEvent::type).toList());
+    assertEquals(2, lastSequence());
     assertEquals(Optional.of(id), store.read(MetadataView::current));
     assertTrue(store.read(view -> view.snapshot(id)).orElseThrow().tags().isEmpty());
     SnapshotId next = publish("run-2", 1, 3);
-    // the next writer's lease aborts the fenced one's snapshot, then publishes: numbers 2 and 3
-    assertEquals(List.of(Type.PUBLISHED, Type.ABORTED, Type.PUBLISHED), events().stream().map(DatasetEvent::type).toList());
-    assertEquals(List.of(1L, 2L, 3L), events().stream().map(DatasetEvent::sequence).toList());
-    assertEquals(List.of(id, building, next), events().stream().map(DatasetEvent::snapshotId).toList());
+    // the next writer's lease aborts the fenced one's snapshot, then publishes: numbers 3 and 4
+    assertEquals(List.of(Type.CREATED, Type.PUBLISHED, Type.ABORTED, Type.PUBLISHED),
+        events().stream().map(DatasetEvent::type).toList());
+    assertEquals(List.of(1L, 2L, 3L, 4L), events().stream().map(DatasetEvent::sequence).toList());
+    assertEquals(List.of(id, building, next), events().stream().skip(1).map(DatasetEvent::snapshotId).toList());
   }
 
   @Test
@@ -128,20 +132,21 @@ class EventOutboxTest {
       assertTrue(got.size() <= 10);
       assertEquals(after + 1, got.get(0).sequence());
       for (DatasetEvent e : got) {
-        runs.append(e.runId().orElseThrow()).append(',');
+        runs.append(e.runId().orElse(e.type().name())).append(',');
       }
       after = got.get(got.size() - 1).sequence();
     }
-    assertEquals(25, after);
-    assertTrue(runs.toString().startsWith("run-0,run-1,run-2,") && runs.toString().endsWith("run-24,"), runs.toString());
-    assertEquals(List.of(), store.read(view -> view.events(25, 10)));
+    assertEquals(26, after);
+    assertTrue(runs.toString().startsWith("CREATED,run-0,run-1,") && runs.toString().endsWith("run-24,"),
+        runs.toString());
+    assertEquals(List.of(), store.read(view -> view.events(26, 10)));
     assertThrows(IllegalArgumentException.class, () -> store.read(view -> view.events(-1, 10)));
     assertThrows(IllegalArgumentException.class, () -> store.read(view -> view.events(0, 0)));
   }
 
   @Test
   void theWindowIsPrunedAndAConsumerBehindItMustResync() {
-    for (int i = 0; i < 12; i++) {
+    for (int i = 0; i < 11; i++) { // 12 events with the CREATED of the first commit
       publish("run-" + i, i);
     }
     int deleted = store.update("trim", view -> view.trimEvents(5));
@@ -155,8 +160,61 @@ class EventOutboxTest {
     assertEquals(5, store.read(view -> view.events(7, 10)).size());
     assertEquals(0, (int) store.update("trim again", view -> view.trimEvents(5)));
     // the sequence continues after the pruned ones
-    publish("run-12", 1);
+    publish("run-11", 1);
     assertEquals(13, store.read(view -> view.events(12, 10)).get(0).sequence());
+  }
+
+  @Test
+  void aDropWritesTheLastEventAndNoChangeThatWritesOneCommitsAfterIt() {
+    SnapshotId id = publish("run-1", 4);
+    store.update("position", view -> {
+      view.putDeliveredPosition("kafka", 2);
+      return null;
+    });
+    store.update("drop", view -> {
+      view.markDropped();
+      return null;
+    });
+    store.update("drop again", view -> { // idempotent: one DROPPED
+      view.markDropped();
+      return null;
+    });
+    List<DatasetEvent> events = events();
+    assertEquals(List.of(Type.CREATED, Type.PUBLISHED, Type.DROPPED), events.stream().map(DatasetEvent::type).toList());
+    DatasetEvent dropped = events.get(2);
+    assertEquals(Optional.of(id), dropped.snapshot()); // a dataset event carries the current snapshot
+    assertEquals(4, dropped.rowCount());
+    assertEquals(3L, (long) store.read(MetadataView::droppedSequence));
+    // a publish after the drop fails typed and leaves nothing
+    DatasetNotFoundException gone = assertThrows(DatasetNotFoundException.class, () -> publish("run-2", 1));
+    assertTrue(gone.getMessage().contains("being dropped (event 3)"), gone.getMessage());
+    assertEquals(3, lastSequence());
+    assertEquals(Optional.of(id), store.read(MetadataView::current));
+    // a relay may still record that it delivered the DROPPED event
+    store.update("position", view -> {
+      view.putDeliveredPosition("kafka", 3);
+      return null;
+    });
+    assertEquals(Map.of("kafka", 3L), store.read(MetadataView::deliveredPositions));
+  }
+
+  @Test
+  void datasetEventsHaveNoSnapshotOfTheirOwnAndVersionOneEventsStillParse() {
+    DatasetEvent created = new DatasetEvent(DatasetEvent.SCHEMA_VERSION, Type.CREATED, DS, 1, Optional.empty(),
+        Optional.empty(), Optional.empty(), 0, Instant.parse("2026-12-02T06:00:00Z"));
+    assertTrue(!created.toJson().contains("snapshot"), created.toJson());
+    assertEquals(created, DatasetEvent.fromJson(created.toJson()));
+    IllegalStateException none = assertThrows(IllegalStateException.class, created::snapshotId);
+    assertTrue(none.getMessage().contains("CREATED"), none.getMessage());
+    IllegalArgumentException noSnapshot = assertThrows(IllegalArgumentException.class, () -> new DatasetEvent(2,
+        Type.PUBLISHED, DS, 2, Optional.empty(), Optional.empty(), Optional.empty(), 0, Instant.EPOCH));
+    assertTrue(noSnapshot.getMessage().contains("PUBLISHED event needs a snapshot"), noSnapshot.getMessage());
+    // a stored event of schema 1 (before dataset events) reads as it was
+    DatasetEvent v1 = DatasetEvent.fromJson("{\"schema\":1,\"type\":\"PUBLISHED\",\"dataset\":\"t:events\","
+        + "\"sequence\":7,\"snapshot\":42,\"runId\":\"r\",\"rowCount\":3,\"commitTime\":\"2026-12-01T00:00:00Z\"}");
+    assertEquals(1, v1.schemaVersion());
+    assertEquals(SnapshotId.of(42), v1.snapshotId());
+    assertEquals(Optional.of("r"), v1.runId());
   }
 
   private List<DatasetEvent> events7() {

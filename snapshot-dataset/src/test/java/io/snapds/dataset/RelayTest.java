@@ -36,8 +36,16 @@ class RelayTest {
   private final KillableStore store = new KillableStore(fixture.store);
   private int runs;
 
-  private void publish(int n) {
+  /** Adds {@code n} events: the dataset's first commit writes CREATED (sequence 1), then one publish each. */
+  private void addEvents(int n) {
     for (int i = 0; i < n; i++) {
+      if (fixture.store.read(MetadataView::neverCommitted)) {
+        fixture.store.update("create", view -> {
+          view.announceCreated();
+          return null;
+        });
+        continue;
+      }
       String runId = "run-" + runs++;
       SnapshotId id = fixture.begin(runId, null, 1);
       WriterOptions options = new WriterOptions("w", runId, null, NewSnapshot.lockName(null), 1024);
@@ -80,7 +88,7 @@ class RelayTest {
 
   @Test
   void thePositionIsRecordedOnlyAfterTheSinkAcknowledgedEachBatch() {
-    publish(25);
+    addEvents(25);
     List<Long> positionsSeenWhileDelivering = new ArrayList<>();
     List<Long> lastOfBatch = new ArrayList<>();
     EventSink sink = batch -> {
@@ -95,7 +103,7 @@ class RelayTest {
     assertEquals(new Relay.RelayResult("test", DS, 0, 25, 25, Optional.empty()), r);
     assertEquals(25, position());
     // a sink that never acknowledges leaves the position alone
-    publish(3);
+    addEvents(3);
     Relay.RelayResult failed = relay(batch -> {
       throw new IllegalStateException("no broker");
     }, 10).run();
@@ -114,7 +122,7 @@ class RelayTest {
 
   @Test
   void aSinkFailingMidBatchGetsTheBatchAgainFromTheLastPosition() {
-    publish(25);
+    addEvents(25);
     Destination dest = new Destination();
     dest.failAt = 15; // in the second batch, after 11..14 arrived
     Relay.RelayResult first = relay(dest, 10).run();
@@ -133,7 +141,7 @@ class RelayTest {
 
   @Test
   void aRelayKilledAfterTheAckButBeforeItsPositionWasWrittenDeliversTheBatchAgain() {
-    publish(12);
+    addEvents(12);
     Destination dest = new Destination();
     store.killAtNextPositionWrite = true;
     assertThrows(KilledException.class, () -> relay(dest, 5).run());
@@ -150,7 +158,7 @@ class RelayTest {
     Destination dest = new Destination();
     int failures = 0;
     for (int round = 0; round < 40; round++) {
-      publish(1 + random.nextInt(4));
+      addEvents(1 + random.nextInt(4));
       long last = store.read(MetadataView::lastEventSequence);
       if (random.nextInt(3) == 0) {
         dest.failAt = position() + 1 + random.nextInt((int) (last - position()));
@@ -174,7 +182,7 @@ class RelayTest {
 
   @Test
   void aRelayBehindTheRetainedWindowStopsWithATypedErrorUntilAPersonMovesItOn() {
-    publish(12);
+    addEvents(12);
     assertEquals(7, (int) fixture.store.update("trim", view -> view.trimEvents(5)));
     Destination dest = new Destination();
     RelayBehindWindowException e = assertThrows(RelayBehindWindowException.class, () -> relay(dest, 10).run());
@@ -209,11 +217,11 @@ class RelayTest {
 
   @Test
   void positionsAreKeptPerNameAndListed() {
-    publish(4);
+    addEvents(4);
     new Relay(DS, store, "kafka", new Destination(), 3).run();
     new Relay(DS, store, "log", new Destination(), 3).batchSize(2);
     assertEquals(Map.of("kafka", 4L), store.read(MetadataView::deliveredPositions));
-    publish(2);
+    addEvents(2);
     fixture.store.update("log", view -> {
       view.putDeliveredPosition("log", 5);
       return null;
@@ -225,7 +233,7 @@ class RelayTest {
 
   @Test
   void theLogSinkWritesOneJsonLinePerEventThatParsesBack() {
-    publish(3);
+    addEvents(3);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (LogEventSink sink = LogEventSink.to(new PrintStream(bytes, true, StandardCharsets.UTF_8))) {
       relay(sink, 2).run();
@@ -233,7 +241,9 @@ class RelayTest {
     List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
     List<DatasetEvent> stored = store.read(view -> view.events(0, 10));
     assertEquals(stored, lines.stream().map(DatasetEvent::fromJson).toList());
-    assertEquals("run-0", DatasetEvent.fromJson(lines.get(0)).runId().orElseThrow());
+    assertEquals(DatasetEvent.Type.CREATED, DatasetEvent.fromJson(lines.get(0)).type());
+    assertEquals(Optional.empty(), DatasetEvent.fromJson(lines.get(0)).snapshot()); // a dataset event: no snapshot
+    assertEquals("run-0", DatasetEvent.fromJson(lines.get(1)).runId().orElseThrow());
     IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> DatasetEvent.fromJson("{\"x\":1}"));
     assertTrue(bad.getMessage().contains("{\"x\":1}"), bad.getMessage());
   }

@@ -12,7 +12,7 @@ public class EventHandlingException extends SnapshotDatasetException {
 
   public EventHandlingException(String consumer, DatasetEvent event, Throwable cause) {
     super("consumer '" + consumer + "' failed on event " + event.sequence() + " (" + event.type() + " of snapshot "
-        + event.snapshotId() + ") of " + event.dataset() + "; it is offered again on the next poll: " + cause, cause);
+        + event.snapshot().map(Object::toString).orElse("no snapshot") + ") of " + event.dataset() + "; it is offered again on the next poll: " + cause, cause);
     this.event = event;
   }
 

@@ -28,7 +28,7 @@ class KafkaEventSinkTest {
   private static final DatasetId DS = DatasetId.parse("shop:prices");
 
   private static DatasetEvent event(long sequence) {
-    return new DatasetEvent(1, DatasetEvent.Type.PUBLISHED, DS, sequence, SnapshotId.of(1000 + sequence),
+    return new DatasetEvent(1, DatasetEvent.Type.PUBLISHED, DS, sequence, Optional.of(SnapshotId.of(1000 + sequence)),
         Optional.of("run-" + sequence), Optional.empty(), 3, Instant.parse("2026-12-02T00:00:00Z"));
   }
 

@@ -241,7 +241,7 @@ class KafkaEventsIT {
       DatasetEvent again = topic.get(prices.toString()).get(0);
       assertEquals(EventConsumer.Outcome.DUPLICATE, consumer.accept(again));
       EventGapException gap = assertThrows(EventGapException.class, () -> consumer.accept(new DatasetEvent(
-          again.schemaVersion(), again.type(), prices, last.get(prices) + 2, again.snapshotId(), again.runId(),
+          again.schemaVersion(), again.type(), prices, last.get(prices) + 2, again.snapshot(), again.runId(),
           again.sourceKey(), again.rowCount(), again.commitTime())));
       assertEquals(last.get(prices), gap.position());
     }

@@ -126,6 +126,11 @@ class AccessControlIT {
       assertTrue(admin.tableExists(ds.id().dataTable()) && admin.isTableEnabled(ds.id().dataTable()));
     }
     assertEquals(List.of("second0", "second1", "second2"), values(owned.readCurrent()));
+    // the denied drop committed nothing: no DROPPED event, and the writer still publishes
+    assertTrue(owned.events(0, 100).stream().noneMatch(e -> e.type() == io.snapds.dataset.DatasetEvent.Type.DROPPED),
+        owned.events(0, 100).toString());
+    SnapshotInfo third = publish(ds, "third", 1);
+    assertEquals(third.id(), owned.currentSnapshot().orElseThrow().id());
   }
 
   @Test

@@ -19,6 +19,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import io.snapds.dataset.store.MetadataView;
 import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.NamespaceNotFoundException;
 import org.apache.hadoop.hbase.client.Admin;
@@ -76,7 +80,12 @@ public final class CompositeDatasetAdmin {
   }
 
   /**
-   * Creates the namespace if needed, then the three tables, then records the properties.
+   * Creates the namespace if needed, then the three tables, then records the properties, then
+   * commits the dataset's first metadata transaction, which writes its CREATED event (sequence 1).
+   * If that commit fails, the tables are dropped again: no dataset without its event. A create cut
+   * off before the commit (a crash) leaves tables without it; the next metadata commit of any
+   * kind, or the next reconciler pass, writes CREATED first. An admin made without a transaction
+   * client leaves the event to that next commit.
    *
    * @throws DatasetAlreadyExistsException if any of the tables exists already; nothing is changed
    */
@@ -96,6 +105,12 @@ public final class CompositeDatasetAdmin {
           created.add(part);
         }
         writeProperties(properties);
+        if (txClient != null) {
+          metadataStore(properties).update("create", view -> {
+            view.announceCreated();
+            return null;
+          });
+        }
       } catch (IOException | RuntimeException e) {
         for (TableAdmin part : created) {
           part.drop(); // leave nothing half-created behind
@@ -164,8 +179,7 @@ public final class CompositeDatasetAdmin {
         throw new IllegalStateException("upgrading dataset " + dataset + " from metadata format " + format
             + " needs a transaction client: use SnapshotDatasets.admin(id)");
       }
-      new HBaseMetadataStore(dataset, connection, txClient, properties.commitRetries(),
-          CommitClock.TRANSACTION_MANAGER).upgradeFromFormat1();
+      metadataStore(properties).upgradeFromFormat1();
       run("record the format of", admin -> {
         writeProperties(properties);
         return null;
@@ -198,14 +212,125 @@ public final class CompositeDatasetAdmin {
     return access.permissions();
   }
 
-  /** Drops whichever of the three tables exist. */
-  public void drop() {
+  /**
+   * Drops the dataset: {@link #beginDrop()}, then {@link #finishDrop()}. Returns true when the
+   * tables are gone; false when some relay or consumer has not yet acknowledged the DROPPED event
+   * (the dataset stays, marked as being dropped, and the reconciler deletes the tables once they
+   * have). Dropping what is gone is a no-op that returns true.
+   */
+  public boolean drop() {
+    beginDrop();
+    return finishDrop().isEmpty();
+  }
+
+  /**
+   * The first step of a drop: commits the DROPPED event and the mark "being dropped" in one
+   * metadata transaction (no change that writes an event commits after it). Safe to run again;
+   * returns the sequence of the DROPPED event, or 0 when no event can be written: no metadata
+   * table or properties (a half-created dataset), metadata format 1, or an admin without a
+   * transaction client.
+   */
+  public long beginDrop() {
+    Optional<HBaseMetadataStore> store = metadataStoreIfUsable();
+    if (store.isEmpty()) {
+      return 0;
+    }
+    checkMayDeleteTables();
+    store.get().update("drop", view -> {
+      view.markDropped();
+      return null;
+    });
+    return store.get().read(MetadataView::droppedSequence);
+  }
+
+  /**
+   * The second step of a drop: deletes whichever of the three tables exist, once every recorded
+   * delivered position (relays and consumers, row {@code o}) reached the DROPPED event, so that
+   * the outbox outlives the dataset until its last event was delivered. Returns the positions
+   * still short of it, by name; empty when the tables were deleted. A consumer that will never
+   * come back is let go with {@link io.snapds.dataset.Relay#skipTo} (moving its position to the
+   * DROPPED event's sequence).
+   *
+   * @throws IllegalStateException if the dataset has an outbox and {@link #beginDrop()} did not run
+   */
+  public SortedMap<String, Long> finishDrop() {
+    Optional<HBaseMetadataStore> store = metadataStoreIfUsable();
+    if (store.isPresent()) {
+      SortedMap<String, Long> behind = store.get().read(view -> {
+        long dropped = view.droppedSequence();
+        if (dropped == 0) {
+          throw new IllegalStateException("dataset " + dataset + " is not being dropped: drop() or beginDrop() first");
+        }
+        SortedMap<String, Long> short_ = new TreeMap<>();
+        view.deliveredPositions().forEach((name, at) -> {
+          if (at < dropped) {
+            short_.put(name, at);
+          }
+        });
+        return short_;
+      });
+      if (!behind.isEmpty()) {
+        return behind;
+      }
+    }
     run("drop", admin -> {
       for (TableAdmin part : parts(admin, null)) {
         part.drop();
       }
       return null;
     });
+    return new TreeMap<>();
+  }
+
+  /**
+   * Refuses a caller who could commit DROPPED (a writer) but not delete the tables, before anything
+   * commits: with authorization on, each table is flushed first, which HBase allows to exactly
+   * those who may delete it (ADMIN or CREATE on the table or its namespace). A writer's drop thus
+   * fails with {@link io.snapds.dataset.AccessDeniedException} naming the admin role, and the
+   * dataset stays usable.
+   */
+  private void checkMayDeleteTables() {
+    run("drop", admin -> {
+      if (!org.apache.hadoop.hbase.security.access.AccessControlClient.isAuthorizationEnabled(connection)) {
+        return null;
+      }
+      for (org.apache.hadoop.hbase.TableName t : List.of(dataset.dataTable(), dataset.metaTable(),
+          dataset.lockTable())) {
+        if (admin.tableExists(t)) {
+          admin.flush(t);
+        }
+      }
+      return null;
+    });
+  }
+
+  /** A metadata store for the outbox, when the metadata table holds format-2 metadata and transactions are at hand. */
+  private Optional<HBaseMetadataStore> metadataStoreIfUsable() {
+    if (txClient == null) {
+      return Optional.empty();
+    }
+    try (Admin admin = connection.getAdmin()) {
+      if (!admin.tableExists(dataset.metaTable())) {
+        return Optional.empty();
+      }
+      try (Table meta = connection.getTable(dataset.metaTable())) {
+        Result r = meta.get(new Get(PROPERTIES_ROW).addFamily(META_FAMILY));
+        if (r.isEmpty()) {
+          return Optional.empty();
+        }
+      }
+    } catch (IOException e) {
+      throw StorageErrors.translate(dataset, "drop", e);
+    }
+    if (formatVersion() < PropertiesCodec.FORMAT_VERSION) {
+      return Optional.empty();
+    }
+    return Optional.of(metadataStore(properties()));
+  }
+
+  private HBaseMetadataStore metadataStore(DatasetProperties properties) {
+    return new HBaseMetadataStore(dataset, connection, txClient, properties.commitRetries(),
+        CommitClock.TRANSACTION_MANAGER);
   }
 
   private List<TableAdmin> parts(Admin admin, DatasetProperties properties) {

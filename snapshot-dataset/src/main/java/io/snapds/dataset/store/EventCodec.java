@@ -46,7 +46,7 @@ public final class EventCodec {
     n.put("type", e.type().name());
     n.put("dataset", e.dataset().toString());
     n.put("sequence", e.sequence());
-    n.put("snapshot", e.snapshotId().value());
+    e.snapshot().ifPresent(id -> n.put("snapshot", id.value())); // absent: a dataset event without one
     e.runId().ifPresent(r -> n.put("runId", r));
     e.sourceKey().ifPresent(k -> n.put("sourceKey", k));
     n.put("rowCount", e.rowCount());
@@ -70,7 +70,8 @@ public final class EventCodec {
   private static DatasetEvent parse(JsonNode n) {
     return new DatasetEvent(n.get("schema").asInt(), DatasetEvent.Type.valueOf(n.get("type").asText()),
         DatasetId.parse(n.get("dataset").asText()), n.get("sequence").asLong(),
-        SnapshotId.of(n.get("snapshot").asLong()), text(n, "runId"), text(n, "sourceKey"),
+        n.hasNonNull("snapshot") ? Optional.of(SnapshotId.of(n.get("snapshot").asLong())) : Optional.empty(),
+        text(n, "runId"), text(n, "sourceKey"),
         n.get("rowCount").asLong(), Instant.parse(n.get("commitTime").asText()));
   }
 

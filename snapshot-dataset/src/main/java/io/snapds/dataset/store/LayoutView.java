@@ -43,7 +43,7 @@ final class LayoutView implements MetadataView {
   private boolean dirty;
   private int historyAdded;
   private final List<HistoryEntry> newHistory = new ArrayList<>();
-  private final List<Map.Entry<DatasetEvent.Type, SnapshotId>> pendingEvents = new ArrayList<>();
+  private final List<Map.Entry<DatasetEvent.Type, Optional<SnapshotId>>> pendingEvents = new ArrayList<>();
   private final Map<SnapshotId, Optional<SnapshotInfo>> records = new HashMap<>();
   private final Map<String, Optional<SnapshotId>> tags = new HashMap<>();
   private final Map<String, Optional<SnapshotId>> runs = new HashMap<>();
@@ -89,6 +89,7 @@ final class LayoutView implements MetadataView {
     long horizonId;
     Integer schema;
     long eventSeq;
+    long dropped;
 
     Pointer copy() {
       Pointer c = new Pointer();
@@ -101,6 +102,7 @@ final class LayoutView implements MetadataView {
       c.horizonId = horizonId;
       c.schema = schema;
       c.eventSeq = eventSeq;
+      c.dropped = dropped;
       return c;
     }
   }
@@ -120,6 +122,7 @@ final class LayoutView implements MetadataView {
       p.horizonId = c.optionalLong("horizon.id", 0);
       p.schema = c.optionalInt("schema");
       p.eventSeq = c.optionalLong("eseq", 0);
+      p.dropped = c.optionalLong("dropped", 0);
       p.loaded = p.copy();
       pointer = p;
     }
@@ -132,6 +135,13 @@ final class LayoutView implements MetadataView {
       return;
     }
     Pointer p = pointer();
+    if (p.loaded.dropped != 0 && !pendingEvents.isEmpty()) { // DROPPED is the last event
+      throw new io.snapds.dataset.DatasetNotFoundException(dataset, "it is being dropped (event "
+          + p.loaded.dropped + "); no change commits any more");
+    }
+    if (p.loaded.version == 0 && p.loaded.eventSeq == 0) { // the first commit ever: announce the dataset
+      pendingEvents.add(0, Map.entry(DatasetEvent.Type.CREATED, Optional.empty()));
+    }
     writeEvents(p);
     // every commit writes the version: two commits from the same base always conflict;
     // the other columns only when they changed (each write is a version to prune later)
@@ -161,6 +171,9 @@ final class LayoutView implements MetadataView {
     if (was.eventSeq != p.eventSeq) {
       rows.put(STATE_ROW, EVENT_SEQ, Bytes.toBytes(p.eventSeq));
     }
+    if (was.dropped != p.dropped) {
+      rows.put(STATE_ROW, DROPPED, Bytes.toBytes(p.dropped));
+    }
   }
 
   // ---- the outbox ----
@@ -172,21 +185,56 @@ final class LayoutView implements MetadataView {
    * that conflicts or fails leaves no event and a committed one leaves exactly one per kind.
    */
   void emit(DatasetEvent.Type type, SnapshotId id) {
-    pendingEvents.add(Map.entry(type, id));
+    pendingEvents.add(Map.entry(type, Optional.of(id)));
     dirty = true;
   }
 
-  /** Numbers the pending events after the pointer row's {@code eseq} and writes one row each. */
+  /** A dataset event (UPGRADED, DROPPED), with the current snapshot, if any, as context. */
+  void emitDatasetEvent(DatasetEvent.Type type) {
+    pendingEvents.add(Map.entry(type, current()));
+    dirty = true;
+  }
+
+  /**
+   * Numbers the pending events after the pointer row's {@code eseq} and writes one row each; the
+   * pointer row's {@code dropped} column takes the sequence of a DROPPED event.
+   */
   private void writeEvents(Pointer p) {
-    for (Map.Entry<DatasetEvent.Type, SnapshotId> e : pendingEvents) {
-      Optional<SnapshotInfo> s = snapshot(e.getValue());
+    for (Map.Entry<DatasetEvent.Type, Optional<SnapshotId>> e : pendingEvents) {
+      Optional<SnapshotInfo> s = e.getValue().flatMap(this::snapshot);
       p.eventSeq++;
       DatasetEvent event = new DatasetEvent(DatasetEvent.SCHEMA_VERSION, e.getKey(), dataset, p.eventSeq,
           e.getValue(), s.flatMap(SnapshotInfo::runId), s.flatMap(SnapshotInfo::sourceKey),
           s.map(SnapshotInfo::rowCount).orElse(0L), commitTime());
       rows.put(eventKey(p.eventSeq), EVENT, EventCodec.encode(event));
+      if (e.getKey() == DatasetEvent.Type.DROPPED) {
+        p.dropped = p.eventSeq;
+      }
     }
     pendingEvents.clear();
+  }
+
+  @Override
+  public boolean neverCommitted() {
+    Pointer p = pointer();
+    return p.loaded.version == 0 && p.loaded.eventSeq == 0;
+  }
+
+  @Override
+  public void announceCreated() {
+    dirty = true; // the first commit writes CREATED (flush); a later one writes nothing more
+  }
+
+  @Override
+  public long droppedSequence() {
+    return pointer().dropped;
+  }
+
+  @Override
+  public void markDropped() {
+    if (pointer().dropped == 0 && pendingEvents.stream().noneMatch(e -> e.getKey() == DatasetEvent.Type.DROPPED)) {
+      emitDatasetEvent(DatasetEvent.Type.DROPPED);
+    }
   }
 
   @Override

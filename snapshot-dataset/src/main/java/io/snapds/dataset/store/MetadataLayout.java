@@ -20,7 +20,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  *   z + writePointer(8) + row           rows deleted by that transaction, to purge physically
  *   m + schemaId(4)                     a dataset schema: its text form with ids, the last field id
  *   e + sequence(8)                     outbox: one event (JSON, {@link EventCodec}) per change; pointer
- *                                       row column eseq = last sequence (#13)
+ *                                       row column eseq = last sequence, column dropped = the
+ *                                       sequence of the DROPPED event of a dataset being dropped (#13)
  *   o + name                            delivered position of a relay or consumer: column seq = the
  *                                       sequence of the newest event it acknowledged (#13)
  *   q + id(8)                           cleanup progress of a snapshot being cleaned: column v = the
@@ -65,6 +66,8 @@ final class MetadataLayout {
   static final byte[] LAST_FIELD_ID = Bytes.toBytes("lastfid");
   static final byte[] PRESENT = {1};
   static final byte[] EVENT_SEQ = Bytes.toBytes("eseq");
+  /** Pointer row: the sequence of the DROPPED event, once the dataset is being dropped (#13). */
+  static final byte[] DROPPED = Bytes.toBytes("dropped");
   static final byte[] EVENT = Bytes.toBytes("v");
   /** Position row: the sequence delivered. */
   static final byte[] POSITION_SEQ = Bytes.toBytes("seq");

@@ -49,7 +49,7 @@ final class MetadataUpgrade {
       lastAt = lastAt == null ? at : Math.max(lastAt, at);
     }
     view.resetCounters(historyCount, cleanedCount, lastAt);
-    view.current().ifPresent(id -> view.emit(io.snapds.dataset.DatasetEvent.Type.UPGRADED, id));
+    view.emitDatasetEvent(io.snapds.dataset.DatasetEvent.Type.UPGRADED);
     return records;
   }
 }

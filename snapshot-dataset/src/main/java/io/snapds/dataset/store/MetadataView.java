@@ -152,6 +152,29 @@ public interface MetadataView {
   java.util.SortedMap<String, Long> deliveredPositions();
 
   /**
+   * True when the metadata never committed (a dataset just created, or whose create was cut off
+   * before its first commit): the next commit, whatever it records, writes the CREATED event first.
+   */
+  boolean neverCommitted();
+
+  /**
+   * Makes this update commit even if it records nothing else, so that a dataset that
+   * {@link #neverCommitted()} gets its CREATED event; for the create and the reconciler.
+   */
+  void announceCreated();
+
+  /** The sequence of the DROPPED event when the dataset is being dropped; 0 otherwise. */
+  long droppedSequence();
+
+  /**
+   * Writes the DROPPED event (with the current snapshot, if any) and marks the dataset as being
+   * dropped: from this commit on, no change that writes an event commits (each fails with
+   * {@link io.snapds.dataset.DatasetNotFoundException}); delivered positions still move. No-op
+   * when it is marked already.
+   */
+  void markDropped();
+
+  /**
    * How far an interrupted cleanup of {@code id} got (row {@code q} + id); {@link CleanupProgress#NONE}
    * when none is recorded. One row read.
    */
