@@ -26,9 +26,6 @@ import io.snapds.dataset.testing.MiniClusterExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.tephra.TransactionContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -107,7 +104,7 @@ class CleanupIT {
             .presplitMaxRegions(0).build()); // the next snapshot needs no splits here
     SnapshotWriter w = ds.newSnapshot().begin();
     for (int at : new int[] {100, 200, 300}) { // split before the rows: daughters with files split later
-      split(ds, RowKeys.rowKey(w.snapshotId(), Fixtures.key(at)));
+      Fixtures.split(cluster, ds, RowKeys.rowKey(w.snapshotId(), Fixtures.key(at)));
     }
     SnapshotInfo old = writeAndCommit(w, "old", 400);
     SnapshotInfo fresh = writeAndCommit(ds.newSnapshot().begin(), "new", 5);
@@ -178,11 +175,4 @@ class CleanupIT {
     }
   }
 
-  private void split(SnapshotDataset ds, byte[] point) throws Exception {
-    try (RegionLocator locator = cluster.connection().getRegionLocator(ds.id().dataTable());
-        Admin admin = cluster.connection().getAdmin()) {
-      admin.splitRegionAsync(locator.getRegionLocation(point, true).getRegion().getRegionName(), point)
-          .get(2, TimeUnit.MINUTES);
-    }
-  }
 }

@@ -73,4 +73,13 @@ final class Fixtures {
     }
     return new Observation(rows, checksum, labels);
   }
+
+  /** Splits the dataset's data table at {@code point} (a full row key), waiting for the split. */
+  static void split(MiniCluster cluster, SnapshotDataset ds, byte[] point) throws Exception {
+    try (org.apache.hadoop.hbase.client.RegionLocator locator = cluster.connection().getRegionLocator(ds.id().dataTable());
+        org.apache.hadoop.hbase.client.Admin admin = cluster.connection().getAdmin()) {
+      admin.splitRegionAsync(locator.getRegionLocation(point, true).getRegion().getRegionName(), point)
+          .get(2, java.util.concurrent.TimeUnit.MINUTES);
+    }
+  }
 }

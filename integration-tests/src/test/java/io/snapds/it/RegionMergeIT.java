@@ -14,9 +14,7 @@ import io.snapds.dataset.store.RowKeys;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.HRegionLocation;
-import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
@@ -43,7 +41,7 @@ class RegionMergeIT {
         DatasetProperties.builder().retention(RetentionPolicy.retainLast(RETAINED)).build());
     // the first snapshot's range split in two before its rows; every later one inherits it
     SnapshotWriter first = ds.newSnapshot().begin();
-    split(ds, RowKeys.rowKey(first.snapshotId(), Fixtures.key(ROWS / 2)));
+    Fixtures.split(cluster, ds, RowKeys.rowKey(first.snapshotId(), Fixtures.key(ROWS / 2)));
     SnapshotInfo current = Fixtures.writeAndCommit(first, "c0", ROWS);
 
     int cleanedTotal = 0;
@@ -69,14 +67,6 @@ class RegionMergeIT {
     assertEquals(ROWS, Fixtures.observe(ds.readSnapshot(ds.retainedSnapshots().get(0).id())).rows(),
         "and so does the older retained one");
     System.out.println("RegionMergeIT: at most " + maxRegions + " regions over " + CYCLES + " cycles");
-  }
-
-  private void split(SnapshotDataset ds, byte[] point) throws Exception {
-    try (RegionLocator locator = cluster.connection().getRegionLocator(ds.id().dataTable());
-        Admin admin = cluster.connection().getAdmin()) {
-      admin.splitRegionAsync(locator.getRegionLocation(point, true).getRegion().getRegionName(), point)
-          .get(2, TimeUnit.MINUTES);
-    }
   }
 
   private int regionCount(SnapshotDataset ds) throws Exception {

@@ -157,15 +157,6 @@ class SmallerPromisesIT {
     return out;
   }
 
-  private static void split(MiniCluster cluster, SnapshotDataset ds, byte[] point) throws Exception {
-    try (org.apache.hadoop.hbase.client.RegionLocator locator =
-        cluster.connection().getRegionLocator(ds.id().dataTable());
-        org.apache.hadoop.hbase.client.Admin admin = cluster.connection().getAdmin()) {
-      admin.splitRegionAsync(locator.getRegionLocation(point, true).getRegion().getRegionName(), point)
-          .get(2, TimeUnit.MINUTES);
-    }
-  }
-
   /**
    * Issue #12 item 1: a new snapshot's range is split, before its first row, at the user keys
    * where its parent's regions begin, so the build writes into as many regions as its parent had
@@ -178,7 +169,7 @@ class SmallerPromisesIT {
     // the parent's range split in two (before its rows: daughters of a region with files hold
     // references to them, and HBase splits them again only after a compaction)
     SnapshotWriter w1 = ds.newSnapshot().begin();
-    split(cluster, ds, RowKeys.rowKey(w1.snapshotId(), Fixtures.key(150)));
+    Fixtures.split(cluster, ds, RowKeys.rowKey(w1.snapshotId(), Fixtures.key(150)));
     SnapshotInfo s1 = writeAndCommit(w1, "s1", 300);
     assertEquals(List.of("k000150"), boundariesInside(cluster, ds, s1.id()));
 
@@ -193,7 +184,7 @@ class SmallerPromisesIT {
     SnapshotDataset off = cluster.datasets().create(MiniCluster.uniqueDataset("nosplit"),
         DatasetProperties.builder().presplitMaxRegions(0).build());
     SnapshotWriter o1 = off.newSnapshot().begin();
-    split(cluster, off, RowKeys.rowKey(o1.snapshotId(), Fixtures.key(150)));
+    Fixtures.split(cluster, off, RowKeys.rowKey(o1.snapshotId(), Fixtures.key(150)));
     writeAndCommit(o1, "o1", 300);
     SnapshotWriter ow = off.newSnapshot().begin();
     assertEquals(List.of(), boundariesInside(cluster, off, ow.snapshotId()));
