@@ -48,17 +48,25 @@ final class RangeCleaner {
   }
 
   /**
-   * Deletes what is left of {@code snapshot}'s rows; returns how many rows this call deleted.
+   * What one call did: the rows it deleted, and whether the snapshot may have a progress row (an
+   * earlier run's, or one this call wrote), which the caller removes when it records the snapshot
+   * cleaned. A snapshot of one piece never has one, so its record needs no read of it.
+   */
+  record Cleaned(long rows, boolean progressRow) {}
+
+  /**
+   * Deletes what is left of {@code snapshot}'s rows.
    *
    * @throws CleanupInterruptedException when the calling thread is interrupted (the pieces done stay recorded)
    * @throws StorageException when a piece's deletes failed (likewise)
    */
-  long clean(SnapshotId snapshot, CleanupListener listener) {
+  Cleaned clean(SnapshotId snapshot, CleanupListener listener) {
     CleanupProgress before = store.read(view -> view.cleanupProgress(snapshot));
     List<KeyRange> pieces = before.remaining(data.regionBoundaries(snapshot));
     listener.started(snapshot, pieces.size(), before.done().size());
+    boolean progressRow = !before.equals(CleanupProgress.NONE);
     if (pieces.isEmpty()) {
-      return 0;
+      return new Cleaned(0, progressRow);
     }
     ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, pieces.size()),
         new ThreadFactoryBuilder().setDaemon(true).setNameFormat("snapds-cleanup-" + snapshot + "-%d").build());
@@ -74,11 +82,12 @@ final class RangeCleaner {
         progress = progress.with(p.range(), p.rows());
         if (finished < pieces.size()) { // after the last, the caller records the snapshot cleaned
           record(snapshot, progress);
+          progressRow = true;
         }
         rows += p.rows();
         listener.progress(snapshot, rows, finished, pieces.size());
       }
-      return rows;
+      return new Cleaned(rows, progressRow);
     } finally {
       // on failure: the pieces not begun are dropped, the running ones interrupted; none is still
       // deleting when this returns (HBase's client gives up on an interrupt within an RPC)
