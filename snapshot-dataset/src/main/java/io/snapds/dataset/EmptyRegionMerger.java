@@ -1,5 +1,6 @@
 package io.snapds.dataset;
 
+import io.snapds.dataset.store.DataTable;
 import io.snapds.dataset.store.MetadataStore;
 import io.snapds.dataset.store.MetadataView;
 import io.snapds.dataset.store.RowKeys;
@@ -13,6 +14,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
@@ -182,18 +184,8 @@ final class EmptyRegionMerger {
 
   /** The regions that overlap {@code gap}, in key order, through hbase:meta (fresh: cached ones may predate merges). */
   private static List<RegionInfo> regionsIn(RegionLocator locator, Gap gap) throws IOException {
-    List<RegionInfo> regions = new ArrayList<>();
-    byte[] row = gap.start();
-    while (regions.size() < MAX_REGIONS_PER_GAP) {
-      RegionInfo r = locator.getRegionLocation(row, true).getRegion();
-      regions.add(r);
-      byte[] end = r.getEndKey();
-      if (end.length == 0 || Bytes.compareTo(end, gap.stop()) >= 0) {
-        break;
-      }
-      row = end;
-    }
-    return regions;
+    return DataTable.regionsIn(locator, gap.start(), gap.stop(), true, MAX_REGIONS_PER_GAP).stream()
+        .map(HRegionLocation::getRegion).toList();
   }
 
   /** One merge procedure, waited for at most {@code leftNanos}; a refusal or a timeout is logged. */

@@ -1,5 +1,6 @@
 package io.snapds.dataset;
 
+import io.snapds.dataset.store.DataTable;
 import io.snapds.dataset.store.RowKeys;
 import java.io.IOException;
 import java.time.Duration;
@@ -75,23 +76,11 @@ final class Presplit {
   }
 
   /**
-   * The regions that hold {@code snapshot}'s range, walked from its start through hbase:meta (one
-   * lookup each): only that snapshot's regions, not the whole table's (whose empty regions of
-   * cleaned snapshots may not all be merged yet).
+   * The regions that hold {@code snapshot}'s range, fresh from hbase:meta (a cached location may
+   * predate the splits): only that snapshot's regions, not the whole table's.
    */
   private static List<HRegionLocation> regionsOf(RegionLocator locator, SnapshotId snapshot) throws IOException {
-    byte[] stop = RowKeys.stop(snapshot);
-    List<HRegionLocation> regions = new ArrayList<>();
-    byte[] row = RowKeys.start(snapshot);
-    while (true) {
-      HRegionLocation at = locator.getRegionLocation(row, true); // fresh: a cached one may predate splits
-      regions.add(at);
-      byte[] end = at.getRegion().getEndKey();
-      if (end.length == 0 || Bytes.compareTo(end, stop) >= 0) {
-        return regions;
-      }
-      row = end;
-    }
+    return DataTable.regionsIn(locator, RowKeys.start(snapshot), RowKeys.stop(snapshot), true, Integer.MAX_VALUE);
   }
 
   /**

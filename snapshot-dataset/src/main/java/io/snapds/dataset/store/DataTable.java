@@ -25,6 +25,7 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.util.Bytes;
 
@@ -141,29 +142,49 @@ public final class DataTable {
 
   /**
    * The user keys where the data table's regions inside {@code snapshot}'s range begin, ascending
-   * (empty when one region holds the whole range). Walks the region locations from the range's
-   * start, one lookup per region of this snapshot (from the connection's cache when it has them,
-   * else hbase:meta), never the whole table's regions. A stale cache only makes pieces that span
-   * more than one region: the boundaries cut the work, they do not decide what is deleted.
+   * (empty when one region holds the whole range), from {@link #regionsIn} with the connection's
+   * cached locations. A stale cache only makes pieces that span more than one region: the
+   * boundaries cut the work, they do not decide what is deleted.
    */
   public List<byte[]> regionBoundaries(SnapshotId snapshot) {
-    byte[] stop = RowKeys.stop(snapshot);
-    List<byte[]> boundaries = new ArrayList<>();
     try (RegionLocator locator = connection.getRegionLocator(name)) {
-      byte[] row = RowKeys.start(snapshot);
-      while (true) {
-        byte[] end = locator.getRegionLocation(row).getRegion().getEndKey();
-        if (end.length == 0 || Bytes.compareTo(end, stop) >= 0) {
-          return boundaries;
-        }
+      List<HRegionLocation> regions = regionsIn(locator, RowKeys.start(snapshot), RowKeys.stop(snapshot), false,
+          Integer.MAX_VALUE);
+      List<byte[]> boundaries = new ArrayList<>(regions.size());
+      for (HRegionLocation r : regions.subList(0, regions.size() - 1)) {
+        byte[] end = r.getRegion().getEndKey();
         if (end.length > SnapshotId.BYTES) { // a boundary at the range's own start cuts nothing
           boundaries.add(RowKeys.userKey(end));
         }
-        row = end;
       }
+      return boundaries;
     } catch (IOException | UncheckedIOException e) {
       throw StorageErrors.translate(name, "locate the regions of snapshot " + snapshot, e);
     }
+  }
+
+  /**
+   * The locations of the regions that overlap the row range [{@code start}, {@code stop}), in key
+   * order, at most {@code limit} of them: walked from {@code start} one lookup per region, never
+   * the whole table's regions (those of cleaned snapshots may not all be merged yet). With
+   * {@code reload} each lookup goes to hbase:meta (a cached location may predate a split or a
+   * merge); without, the connection's cache answers when it can. The one walker of the project:
+   * the cleanup's pieces, the pre-split and the region merger all use it.
+   */
+  public static List<HRegionLocation> regionsIn(RegionLocator locator, byte[] start, byte[] stop, boolean reload,
+      int limit) throws IOException {
+    List<HRegionLocation> regions = new ArrayList<>();
+    byte[] row = start;
+    while (regions.size() < limit) {
+      HRegionLocation at = locator.getRegionLocation(row, reload);
+      regions.add(at);
+      byte[] end = at.getRegion().getEndKey();
+      if (end.length == 0 || Bytes.compareTo(end, stop) >= 0) {
+        break;
+      }
+      row = end;
+    }
+    return regions;
   }
 
   /**
