@@ -7,8 +7,10 @@ import io.snapds.dataset.store.MetadataStore;
 import io.snapds.dataset.store.MetadataView;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.tephra.Transaction;
@@ -129,7 +131,7 @@ final class Cleanup {
           // after reading, and fails instead of returning what is left (CleanedCheck)
           locks.markCleaning(s.id());
         }
-        RangeCleaner.Cleaned done = ranges.clean(s.id(), listener);
+        RangeCleaner.Cleaned done = ranges.clean(s.id(), probe.progress(s.id()), listener);
         rows += done.rows();
         cleaned.add(s.id());
         if (done.progressRow()) {
@@ -284,14 +286,29 @@ final class Cleanup {
    * jobs; a long transaction that reads this dataset holds a reader pin, see
    * {@code SnapshotDataset.startTx}).
    */
-  private record Probe(List<SnapshotInfo> awaiting, List<SnapshotId> published, long oldestReader, long[] invalids) {
+  /**
+   * What one cleanup run reads in one transaction: the snapshots awaiting cleanup, how far an
+   * earlier run got with each fenced one (its {@code q} row: read here rather than in a transaction
+   * of its own per snapshot; a progress row another run writes meanwhile at worst has a piece
+   * deleted twice, deletes being idempotent), the published ones, the oldest possible reader and
+   * the invalid list.
+   */
+  private record Probe(List<SnapshotInfo> awaiting, Map<SnapshotId, CleanupProgress> progress,
+      List<SnapshotId> published, long oldestReader, long[] invalids) {
     static Probe of(MetadataView view) {
       Transaction tx = view.transaction();
       List<SnapshotInfo> awaiting = view.awaitingCleanup();
+      Map<SnapshotId, CleanupProgress> progress = new HashMap<>();
+      awaiting.stream().filter(s -> needsCleanup(s) && s.cleanupFence() != 0)
+          .forEach(s -> progress.put(s.id(), view.cleanupProgress(s.id())));
       List<SnapshotId> published = new ArrayList<>();
       view.retained().forEach(s -> published.add(s.id()));
       awaiting.stream().filter(s -> s.state() == SnapshotState.EXPIRED).forEach(s -> published.add(s.id()));
-      return new Probe(awaiting, published, oldestReader(view, tx), tx.getInvalids());
+      return new Probe(awaiting, progress, published, oldestReader(view, tx), tx.getInvalids());
+    }
+
+    CleanupProgress progress(SnapshotId id) {
+      return progress.getOrDefault(id, CleanupProgress.NONE);
     }
 
     /** One record read per short transaction in progress (a handful), never the whole history. */

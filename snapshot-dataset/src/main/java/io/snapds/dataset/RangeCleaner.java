@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * Deletes one snapshot's rows region by region, on a bounded pool, resumably: the snapshot's
  * key range is cut at the data table's region boundaries inside it (one hbase:meta lookup per
  * region of the snapshot), less the key ranges an earlier run recorded done (metadata row
- * {@code q} + id); each piece is scanned key-only and deleted through its own
+ * {@code q} + id, which the caller reads with the rest of what the run needs); each piece is scanned key-only and deleted through its own
  * {@code BufferedMutator} by one of {@code threads} workers; after each piece the calling thread
  * records it done (one metadata transaction; not after the last piece, which the caller's record
  * of the snapshot cleaned follows) and tells the listener. A crash, an interrupt, a
@@ -55,13 +55,13 @@ final class RangeCleaner {
   record Cleaned(long rows, boolean progressRow) {}
 
   /**
-   * Deletes what is left of {@code snapshot}'s rows.
+   * Deletes what is left of {@code snapshot}'s rows, after what {@code before} (its progress row as
+   * the caller read it) records done.
    *
    * @throws CleanupInterruptedException when the calling thread is interrupted (the pieces done stay recorded)
    * @throws StorageException when a piece's deletes failed (likewise)
    */
-  Cleaned clean(SnapshotId snapshot, CleanupListener listener) {
-    CleanupProgress before = store.read(view -> view.cleanupProgress(snapshot));
+  Cleaned clean(SnapshotId snapshot, CleanupProgress before, CleanupListener listener) {
     List<KeyRange> pieces = before.remaining(data.regionBoundaries(snapshot));
     listener.started(snapshot, pieces.size(), before.done().size());
     boolean progressRow = !before.equals(CleanupProgress.NONE);
