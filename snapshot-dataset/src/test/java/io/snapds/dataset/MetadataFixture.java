@@ -15,6 +15,11 @@ final class MetadataFixture {
     this.store = new InMemoryMetadataStore(dataset, clock);
   }
 
+  /** The operations context over this metadata alone (no data table, locks or transaction client). */
+  OperationsContext ops() {
+    return OperationsContext.metadataOnly(dataset, store, clock);
+  }
+
   /** Begins a snapshot with the begin rule; returns its id. */
   SnapshotId begin(String runId, String sourceKey, long token) {
     SnapshotId id = SnapshotId.of(store.nextId());
