@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * store: what each refuses, with which typed error, that {@code apply()} changes nothing, and what
  * {@code commit()} stores. HistoryIT runs the same operations on the real stack.
  */
-class HistoryOperationsTest {
+class HistoryUpdatesTest {
   private static final DatasetId DS = DatasetId.of("t", "history");
   private final MetadataFixture fixture = new MetadataFixture(DS);
 
