@@ -63,14 +63,6 @@ final class Cleanup {
     this.merger = merger;
   }
 
-  /** Gives every expired or aborted snapshot without one a cleanup fence. */
-  void markFences() {
-    store.update("mark cleanup fences", view -> {
-      fence(view);
-      return null;
-    });
-  }
-
   /** The fencing rule: each snapshot awaiting cleanup without a fence gets this transaction's id. */
   static void fence(MetadataView view) {
     for (SnapshotInfo s : view.awaitingCleanup()) {

@@ -4,28 +4,20 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import io.snapds.dataset.store.MetadataView;
-import io.snapds.dataset.store.MetadataStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Consumer;
 
-final class ExpireSnapshotsImpl implements ExpireSnapshots {
-  private final DatasetId dataset;
-  private final MetadataStore store;
-  private final Consumer<List<SnapshotInfo>> afterExpiry;
+final class ExpireSnapshotsImpl extends MetadataUpdate<List<SnapshotInfo>> implements ExpireSnapshots {
   private final Set<SnapshotId> ids = new LinkedHashSet<>();
   private Instant olderThan;
   private Integer retainLast;
 
-  /** @param afterExpiry called with what was expired, after the commit (cleanup fences) */
-  ExpireSnapshotsImpl(DatasetId dataset, MetadataStore store, Consumer<List<SnapshotInfo>> afterExpiry) {
-    this.dataset = dataset;
-    this.store = store;
-    this.afterExpiry = afterExpiry;
+  ExpireSnapshotsImpl(OperationsContext ops) {
+    super(ops);
   }
 
   @Override
@@ -48,27 +40,28 @@ final class ExpireSnapshotsImpl implements ExpireSnapshots {
   }
 
   @Override
-  public List<SnapshotInfo> apply() {
-    return store.read(this::select);
+  String describe() {
+    return "expire snapshots";
   }
 
   @Override
-  public List<SnapshotInfo> commit() {
-    List<SnapshotInfo> expired = store.update("expire snapshots", view -> {
-      List<SnapshotInfo> selected = select(view);
-      Retention.expire(view, selected);
-      return selected;
-    });
-    afterExpiry.accept(expired);
-    return expired;
+  void write(MetadataView view, List<SnapshotInfo> selected) {
+    Retention.expire(view, selected);
   }
 
-  private List<SnapshotInfo> select(MetadataView state) {
+  /** What was expired gets its cleanup fence in a transaction that saw the expiry. */
+  @Override
+  void afterCommit(List<SnapshotInfo> expired) {
+    ops.fenceForCleanup(expired);
+  }
+
+  /** The snapshots to expire: those named, and those the age and count limits select. */
+  @Override
+  List<SnapshotInfo> validate(MetadataView state) {
     List<SnapshotInfo> out = new ArrayList<>();
     Set<SnapshotId> chosen = new HashSet<>();
     for (SnapshotId id : ids) {
-      SnapshotInfo s = state.snapshot(id)
-          .orElseThrow(() -> new SnapshotNotAvailableException(dataset, id, null));
+      SnapshotInfo s = requireRecorded(state, id);
       checkArgument(s.state() == SnapshotState.COMMITTED, "cannot expire snapshot %s: it is %s", id, s.state());
       checkArgument(!state.current().map(id::equals).orElse(false),
           "cannot expire snapshot %s: it is the current snapshot (roll back or publish first)", id);

@@ -3,24 +3,20 @@ package io.snapds.dataset;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import io.snapds.dataset.store.MetadataView;
-import io.snapds.dataset.store.MetadataStore;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
-final class ManageTagsImpl implements ManageTags {
+final class ManageTagsImpl extends MetadataUpdate<SnapshotInfo> implements ManageTags {
   private static final Pattern TAG = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
-  private final DatasetId dataset;
-  private final MetadataStore store;
   private final SnapshotId target;
   private final Set<String> add = new LinkedHashSet<>();
   private final Set<String> remove = new LinkedHashSet<>();
 
-  ManageTagsImpl(DatasetId dataset, MetadataStore store, SnapshotId target) {
-    this.dataset = dataset;
-    this.store = store;
+  ManageTagsImpl(OperationsContext ops, SnapshotId target) {
+    super(ops);
     this.target = target;
   }
 
@@ -39,25 +35,19 @@ final class ManageTagsImpl implements ManageTags {
   }
 
   @Override
-  public SnapshotInfo apply() {
-    return store.read(this::change);
+  String describe() {
+    return "tag snapshot " + target;
   }
 
   @Override
-  public SnapshotInfo commit() {
-    return store.update("tag snapshot " + target, view -> {
-      SnapshotInfo updated = change(view);
-      view.putSnapshot(updated);
-      return updated;
-    });
+  void write(MetadataView view, SnapshotInfo updated) {
+    view.putSnapshot(updated);
   }
 
-  private SnapshotInfo change(MetadataView state) {
-    SnapshotInfo s = state.snapshot(target)
-        .orElseThrow(() -> new SnapshotNotAvailableException(dataset, target, null));
-    if (!add.isEmpty() && !s.state().isReadable()) {
-      throw new SnapshotNotAvailableException(dataset, target, s.state());
-    }
+  /** The record with the tags changed; adding a tag needs a readable snapshot, removing one does not. */
+  @Override
+  SnapshotInfo validate(MetadataView state) {
+    SnapshotInfo s = add.isEmpty() ? requireRecorded(state, target) : requireReadable(state, target);
     for (String name : add) {
       state.tagged(name).filter(other -> !other.id().equals(target)).ifPresent(other -> {
         throw new IllegalArgumentException(String.format(

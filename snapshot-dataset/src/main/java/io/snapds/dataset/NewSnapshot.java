@@ -29,16 +29,16 @@ public final class NewSnapshot {
   public static final String WRITER_LOCK = "writer";
   private static final int MAX_ID_LENGTH = 1024;
 
-  private final SnapshotDataset dataset;
+  private final OperationsContext ops;
   private final MetadataStore store;
   private String owner = defaultOwner();
   private String runId;
   private String sourceKey;
   private long writeBufferBytes = 4L << 20;
 
-  NewSnapshot(SnapshotDataset dataset, MetadataStore store) {
-    this.dataset = dataset;
-    this.store = store;
+  NewSnapshot(OperationsContext ops) {
+    this.ops = ops;
+    this.store = ops.store();
   }
 
   /** Who writes (shown in lock status and history); defaults to {@code pid@host}. */
@@ -95,14 +95,14 @@ public final class NewSnapshot {
     String lockName = lockName(sourceKey);
     Latest latest = store.read(view -> new Latest(published(view, runId, sourceKey), view.fence(lockName)));
     if (latest.published().isPresent()) {
-      return new SnapshotWriterImpl(dataset, latest.published().get());
+      return new SnapshotWriterImpl(ops, latest.published().get());
     }
     // a token above the recorded fence, even when the lock table forgot its tokens
-    LockLease lease = dataset.locks().acquire(lockName, owner, dataset.properties().lockSettings(),
+    LockLease lease = ops.locks().acquire(lockName, owner, ops.properties().lockSettings(),
         latest.fence());
     Transaction buildTx = null;
     try {
-      buildTx = startBuild(dataset.txClient(), dataset.id(), dataset.properties().maxBuildTime());
+      buildTx = startBuild(ops.txClient(), ops.id(), ops.properties().maxBuildTime());
       SnapshotId id = SnapshotId.of(buildTx.getWritePointer());
       List<SnapshotId> fencedOut = new ArrayList<>();
       List<SnapshotId> parent = new ArrayList<>(1);
@@ -115,35 +115,58 @@ public final class NewSnapshot {
         }
         // the parent is the current record (one row): a corrupt one stops writers before they build
         SnapshotInfo building = SnapshotInfo.builder(id).state(SnapshotState.BUILDING)
-            .createdAt(dataset.clock().instant()).writer(owner).runId(runId).sourceKey(sourceKey)
+            .createdAt(ops.clock().instant()).writer(owner).runId(runId).sourceKey(sourceKey)
             .parentId(view.currentInfo().map(SnapshotInfo::id).orElse(null)).fencingToken(lease.token()).build();
-        fencedOut.addAll(begin(view, dataset.id(), building, lockName, lease.token()));
+        fencedOut.addAll(begin(view, ops.id(), building, lockName, lease.token()));
         building.parentId().ifPresent(parent::add);
         return Optional.empty();
       });
       for (SnapshotId stale : fencedOut) {
         // its building transaction may never end by itself: end it, so cleanup need not wait
-        dataset.txClient().invalidate(stale.value());
+        ops.txClient().invalidate(stale.value());
       }
       if (published.isPresent()) {
-        dataset.txClient().abort(buildTx);
-        dataset.locks().release(lease);
-        return new SnapshotWriterImpl(dataset, published.get());
+        ops.txClient().abort(buildTx);
+        ops.locks().release(lease);
+        return new SnapshotWriterImpl(ops, published.get());
       }
       // before the first row: the build's writes spread over the regions its parent had (or the
       // dataset's first split points), within half the lease: nothing renews it until the writer
       // below starts its keeper
-      Presplit.apply(dataset.connection(), dataset.id().dataTable(), parent.stream().findFirst(), id,
-          dataset.properties(), dataset.properties().lockSettings().leaseDuration().dividedBy(2));
+      Presplit.apply(ops.connection(), ops.id().dataTable(), parent.stream().findFirst(), id,
+          ops.properties(), ops.properties().lockSettings().leaseDuration().dividedBy(2));
       WriterOptions options = new WriterOptions(owner, runId, sourceKey, lockName, writeBufferBytes);
-      return new SnapshotWriterImpl(dataset, store, new SnapshotHandle(id, buildTx, options, lease.token()),
-          lease, dataset.families());
+      return new SnapshotWriterImpl(ops, new SnapshotHandle(id, buildTx, options, lease.token()), lease);
     } catch (RuntimeException e) {
       if (buildTx != null) {
-        dataset.txClient().abort(buildTx);
+        ops.txClient().abort(buildTx);
       }
-      dataset.locks().release(lease);
+      ops.locks().release(lease);
       throw e;
+    }
+  }
+
+  /**
+   * The shared build (see {@link SnapshotDataset#sharedBuild}): {@code existing} is the committed
+   * snapshot the caller found for {@code sourceKey} before taking its lock, if any.
+   */
+  static SharedBuildResult sharedBuild(OperationsContext ops, Optional<SnapshotInfo> existing, String sourceKey,
+      SnapshotBuilder builder) {
+    if (existing.isPresent()) {
+      return new SharedBuildResult(existing.get(), false);
+    }
+    try (SnapshotWriter writer = new NewSnapshot(ops).sourceKey(sourceKey).begin()) {
+      if (writer.alreadyPublished().isPresent()) {
+        return new SharedBuildResult(writer.alreadyPublished().get(), false);
+      }
+      try {
+        builder.build(writer);
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new SnapshotDatasetException("building snapshot for source key '" + sourceKey + "' failed", e);
+      }
+      return new SharedBuildResult(writer.commit(), true);
     }
   }
 

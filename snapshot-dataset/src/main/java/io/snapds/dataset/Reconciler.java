@@ -63,13 +63,18 @@ public final class Reconciler {
    */
   public static ReconcileResult runOnce(SnapshotDataset dataset, String owner, Duration stale,
       Map<String, EventSink> relays) {
+    return runOnce(dataset.operations(), owner, stale, relays);
+  }
+
+  static ReconcileResult runOnce(OperationsContext dataset, String owner, Duration stale,
+      Map<String, EventSink> relays) {
     checkArgument(owner != null && !owner.isBlank(), "reconciler owner must not be empty");
     Durations.checkPositive(stale, "stale");
     LockTable locks = dataset.locks();
     LockSettings settings = dataset.properties().lockSettings();
     Optional<LockLease> lease = locks.tryAcquire(LOCK, owner, settings.leaseDuration());
     if (lease.isEmpty()) {
-      String holder = dataset.lockStatus(LOCK).lease().map(LockLease::owner).orElse("another process");
+      String holder = locks.status(LOCK).lease().map(LockLease::owner).orElse("another process");
       return ReconcileResult.skipped(dataset.id(), holder);
     }
     LeaseKeeper keeper = new LeaseKeeper(locks, lease.get(), settings);
@@ -89,14 +94,16 @@ public final class Reconciler {
         });
         repairs.add(WROTE_CREATED);
       }
-      DatasetStatus before = dataset.status();
+      // the pass reads outside any transaction (the one its caller's dataset may be in included)
+      DatasetReads reads = new DatasetReads(dataset);
+      DatasetStatus before = reads.status();
       Map<String, Relay.RelayResult> relayed = new TreeMap<>();
       Map<String, String> behind = new TreeMap<>();
       relay(dataset, relays, relayed, behind);
       repairs.addAll(ExpiredLeases.fence(dataset, owner)); // before cleanup: it cleans what they built
-      CleanupResult cleanup = dataset.cleanup();
+      CleanupResult cleanup = dataset.cleanup().run(CleanupListener.NONE);
       relay(dataset, relays, relayed, behind);
-      List<String> remaining = new ArrayList<>(dataset.status().attention(stale));
+      List<String> remaining = new ArrayList<>(reads.status().attention(stale));
       relayed.values().forEach(r -> r.failure().ifPresent(f -> remaining.add("relay '" + r.relay()
           + "' failed (the next pass delivers again from sequence " + (r.toPosition() + 1) + "): " + f)));
       behind.forEach((name, message) -> { // status lists a relay with a position row already
@@ -124,7 +131,7 @@ public final class Reconciler {
    * cut off between the two): relay its last events, then delete its tables once every delivered
    * position reached the DROPPED event. No cleanup: the tables go.
    */
-  private static ReconcileResult finishDrop(SnapshotDataset dataset, Map<String, EventSink> relays, long dropped,
+  private static ReconcileResult finishDrop(OperationsContext dataset, Map<String, EventSink> relays, long dropped,
       LeaseKeeper keeper) {
     Map<String, Relay.RelayResult> relayed = new TreeMap<>();
     Map<String, String> behind = new TreeMap<>();
@@ -147,7 +154,7 @@ public final class Reconciler {
         remaining, List.of(DROPPED_TABLES));
   }
 
-  private static void relay(SnapshotDataset dataset, Map<String, EventSink> relays,
+  private static void relay(OperationsContext dataset, Map<String, EventSink> relays,
       Map<String, Relay.RelayResult> results, Map<String, String> behind) {
     for (Map.Entry<String, EventSink> r : relays.entrySet()) {
       Relay.RelayResult earlier = results.get(r.getKey());

@@ -4,7 +4,6 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import io.snapds.dataset.store.MetadataStore;
-import io.snapds.dataset.store.MetadataView;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -39,17 +38,19 @@ public final class Relay {
   /** Events per batch unless set. */
   public static final int DEFAULT_BATCH_SIZE = 100;
 
+  private final OperationsContext ops;
   private final DatasetId dataset;
   private final MetadataStore store;
   private final String name;
   private final EventSink sink;
   private final int batchSize;
 
-  Relay(DatasetId dataset, MetadataStore store, String name, EventSink sink, int batchSize) {
+  Relay(OperationsContext ops, String name, EventSink sink, int batchSize) {
     checkArgument(name != null && !name.isBlank(), "relay name must not be empty, got '%s'", name);
     checkArgument(batchSize >= 1, "relay batch size must be >= 1, got %s", batchSize);
-    this.dataset = checkNotNull(dataset, "dataset");
-    this.store = checkNotNull(store, "store");
+    this.ops = checkNotNull(ops, "operations context");
+    this.dataset = ops.id();
+    this.store = ops.store();
     this.name = name;
     this.sink = checkNotNull(sink, "sink");
     this.batchSize = batchSize;
@@ -60,12 +61,16 @@ public final class Relay {
    * delivered position, so each destination gets a name of its own and keeps it.
    */
   public static Relay of(SnapshotDataset dataset, String name, EventSink sink) {
-    return new Relay(dataset.id(), dataset.store(), name, sink, DEFAULT_BATCH_SIZE);
+    return of(dataset.operations(), name, sink);
+  }
+
+  static Relay of(OperationsContext ops, String name, EventSink sink) {
+    return new Relay(ops, name, sink, DEFAULT_BATCH_SIZE);
   }
 
   /** This relay with at most {@code events} events per batch (default {@value #DEFAULT_BATCH_SIZE}). */
   public Relay batchSize(int events) {
-    return new Relay(dataset, store, name, sink, events);
+    return new Relay(ops, name, sink, events);
   }
 
   public String name() {
@@ -106,22 +111,9 @@ public final class Relay {
         return new RelayResult(name, dataset, from, at, target, Optional.of(e.toString()));
       }
       long delivered = batch.get(batch.size() - 1).sequence();
-      at = store.update("record delivered position of relay " + name, view -> advance(view, name, delivered));
+      at = ops.advanceDeliveredPosition("record delivered position of relay " + name, name, delivered);
     }
     return new RelayResult(name, dataset, from, at, target, Optional.empty());
-  }
-
-  /**
-   * Moves {@code name}'s position forward to {@code sequence}, never back (a concurrent relay of the
-   * same name may be ahead); returns the position now recorded.
-   */
-  static long advance(MetadataView view, String name, long sequence) {
-    long at = view.deliveredPosition(name);
-    if (sequence <= at) {
-      return at;
-    }
-    view.putDeliveredPosition(name, sequence);
-    return sequence;
   }
 
   /**
@@ -133,7 +125,7 @@ public final class Relay {
    */
   public void skipTo(long sequence) {
     long was = position();
-    if (store.update("skip relay " + name + " to " + sequence, view -> advance(view, name, sequence)) > was) {
+    if (ops.advanceDeliveredPosition("skip relay " + name + " to " + sequence, name, sequence) > was) {
       LOG.warn("relay '{}' of {} skipped events {}..{} without delivering them", name, dataset, was + 1, sequence);
     }
   }

@@ -153,8 +153,8 @@ public final class SnapshotDatasets {
     if (format < PropertiesCodec.FORMAT_VERSION) {
       throw new MetadataFormatException(id, format, PropertiesCodec.FORMAT_VERSION);
     }
-    return new SnapshotDataset(id, admin.properties(), connection, txClient, clock, commitClock,
-        c -> readReuse.isZero() ? ReadTransactions.fresh(c) : ReadTransactions.reusing(c, readReuse, nanoTime));
+    return new SnapshotDataset(OperationsContext.open(id, admin.properties(), connection, txClient, clock, commitClock,
+        c -> readReuse.isZero() ? ReadTransactions.fresh(c) : ReadTransactions.reusing(c, readReuse, nanoTime)));
   }
 
   /** Datasets in every namespace: those whose metadata table exists. */

@@ -24,7 +24,7 @@ final class SnapshotWriterImpl implements SnapshotWriter {
 
   private enum Status { OPEN, COMMITTED, ABORTED, UNKNOWN, DETACHED, WRITE_FAILED }
 
-  private final SnapshotDataset dataset;
+  private final OperationsContext ops;
   private final MetadataStore store;
   private final SnapshotHandle handle;
   private final SnapshotInfo alreadyPublished;
@@ -38,8 +38,8 @@ final class SnapshotWriterImpl implements SnapshotWriter {
   private RuntimeException writeFailure;
 
   /** A writer for a run that was published already: writes nothing, commit returns that. */
-  SnapshotWriterImpl(SnapshotDataset dataset, SnapshotInfo alreadyPublished) {
-    this.dataset = dataset;
+  SnapshotWriterImpl(OperationsContext ops, SnapshotInfo alreadyPublished) {
+    this.ops = ops;
     this.store = null;
     this.handle = null;
     this.alreadyPublished = alreadyPublished;
@@ -47,14 +47,34 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     this.rows = null;
   }
 
-  SnapshotWriterImpl(SnapshotDataset dataset, MetadataStore store, SnapshotHandle handle,
-      LockLease lease, Set<String> families) {
-    this.dataset = dataset;
-    this.store = store;
+  SnapshotWriterImpl(OperationsContext ops, SnapshotHandle handle, LockLease lease) {
+    this.ops = ops;
+    this.store = ops.store();
     this.handle = handle;
     this.alreadyPublished = null;
-    this.keeper = new LeaseKeeper(dataset.locks(), lease, dataset.properties().lockSettings());
-    this.rows = dataset.rowWriter(handle.snapshot, handle.options.writeBufferBytes());
+    this.keeper = new LeaseKeeper(ops.locks(), lease, ops.properties().lockSettings());
+    this.rows = ops.rowWriter(handle.snapshot, handle.options.writeBufferBytes());
+  }
+
+  /**
+   * Carries on a snapshot begun elsewhere, whose record is {@code recorded}: its lease gets a
+   * heartbeat from this process from now on.
+   *
+   * @throws SnapshotNotAvailableException if the snapshot is no longer BUILDING
+   */
+  static SnapshotWriter resume(OperationsContext ops, SnapshotInfo recorded, SnapshotHandle handle) {
+    requireBuilding(ops.id(), recorded);
+    LockLease lease = new LockLease(handle.options.lockName(), handle.options.owner(), handle.token,
+        ops.clock().instant(), ops.clock().instant().plus(ops.properties().lockSettings().leaseDuration()));
+    return new SnapshotWriterImpl(ops, handle, lease);
+  }
+
+  /** Workers write only into a snapshot that is BUILDING: its writer has neither published nor given it up. */
+  static SnapshotId requireBuilding(DatasetId dataset, SnapshotInfo recorded) {
+    if (recorded.state() != SnapshotState.BUILDING) {
+      throw new SnapshotNotAvailableException(dataset, recorded.id(), recorded.state());
+    }
+    return recorded.id();
   }
 
   @Override
@@ -165,10 +185,10 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     if (keeper.isLost()) {
       long fence = store.read(view -> view.fence(handle.options.lockName()));
       abortQuietly();
-      throw new FencedWriterException(dataset.id(), handle.snapshot, handle.token, Math.max(fence, handle.token + 1));
+      throw new FencedWriterException(ops.id(), handle.snapshot, handle.token, Math.max(fence, handle.token + 1));
     }
-    Publication publication = new Publication(dataset.id(), handle.snapshot, handle.token, handle.options,
-        rows.rowCount() + extraRows, rows.byteCount() + extraBytes, summary, dataset.properties().retention());
+    Publication publication = new Publication(ops.id(), handle.snapshot, handle.token, handle.options,
+        rows.rowCount() + extraRows, rows.byteCount() + extraBytes, summary, ops.properties().retention());
     Publication.Published published;
     try {
       published = store.update("publish snapshot " + handle.snapshot, publication::apply);
@@ -183,7 +203,7 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     if (published.byAnotherWriter()) {
       // another writer published this run id (under another lock) first: ours never becomes visible
       LOG.info("run '{}' of dataset {} was published as snapshot {} meanwhile; aborting snapshot {}",
-          handle.options.runId(), dataset.id(), published.snapshot().id(), handle.snapshot);
+          handle.options.runId(), ops.id(), published.snapshot().id(), handle.snapshot);
       abortQuietly();
       return published.snapshot();
     }
@@ -202,8 +222,8 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     keeper.close(); // first: nothing may renew the lease of a finished writer
     bestEffort("closing the row writer", rows::close);
     bestEffort("ending the building transaction", this::finishBuildTransaction);
-    bestEffort("releasing the lock", () -> dataset.locks().release(keeper.lease()));
-    bestEffort("setting cleanup fences", () -> dataset.fenceForCleanup(published.expired()));
+    bestEffort("releasing the lock", () -> ops.locks().release(keeper.lease()));
+    bestEffort("setting cleanup fences", () -> ops.fenceForCleanup(published.expired()));
   }
 
   private void bestEffort(String step, Runnable action) {
@@ -211,19 +231,19 @@ final class SnapshotWriterImpl implements SnapshotWriter {
       action.run();
     } catch (RuntimeException e) {
       LOG.warn("snapshot {} of {} is published; {} failed afterwards, which cleanup or lease expiry repairs: {}",
-          handle.snapshot, dataset.id(), step, e.toString());
+          handle.snapshot, ops.id(), step, e.toString());
     }
   }
 
   private void finishBuildTransaction() {
     try {
-      dataset.txClient().commitOrThrow(handle.buildTx);
+      ops.txClient().commitOrThrow(handle.buildTx);
     } catch (TransactionFailureException | RuntimeException e) {
       // the build transaction wrote nothing transactional; if it timed out it sits in the
       // invalid list, where it has no reason to stay
       LOG.info("build transaction {} of snapshot {} did not commit ({}); removing it from the invalid list",
           handle.buildTx.getTransactionId(), handle.snapshot, e.toString());
-      dataset.txClient().truncateInvalidTx(Set.of(handle.buildTx.getTransactionId()));
+      ops.txClient().truncateInvalidTx(Set.of(handle.buildTx.getTransactionId()));
     }
   }
 
@@ -244,12 +264,12 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     }
     keeper.close();
     try {
-      dataset.abortSnapshot(handle.snapshot, handle.buildTx);
+      ops.abortSnapshot(handle.snapshot, handle.buildTx);
     } catch (RuntimeException e) {
       LOG.warn("aborting snapshot {} failed; cleanup will find it: {}", handle.snapshot, e.toString());
     }
     try {
-      dataset.locks().release(keeper.lease());
+      ops.locks().release(keeper.lease());
     } catch (RuntimeException e) {
       LOG.warn("releasing the lock of snapshot {} failed; its lease will expire: {}", handle.snapshot, e.toString());
     }

@@ -1,5 +1,7 @@
 package io.snapds.dataset;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,6 +40,20 @@ class ArchitectureTest {
     // so that MapReduce can move to a module of its own
     noClasses().that().resideOutsideOfPackage(ROOT + ".mapreduce..")
         .should().dependOnClassesThat().resideInAPackage(ROOT + ".mapreduce..")
+        .check(CORE);
+  }
+
+  @Test
+  void operationsWorkOnTheirContextNeverOnTheFacade() {
+    // SnapshotDataset builds one OperationsContext and the operations on it; an operation that
+    // called back into the facade would make the two a cycle again. The exceptions only take a
+    // dataset in: SnapshotDatasets creates and returns it; Reconciler.runOnce and Relay.of are
+    // public entry points whose signatures take one (docs/api.md), and they only unwrap its
+    // context. The MapReduce package (moving to its own module) is the facade's client.
+    noClasses().that().resideOutsideOfPackage(ROOT + ".mapreduce..")
+        .and(not(belongToAnyOf(SnapshotDataset.class, SnapshotDatasets.class, Reconciler.class, Relay.class)))
+        .should().dependOnClassesThat().belongToAnyOf(SnapshotDataset.class)
+        .because("operations receive the OperationsContext (docs/design.md, Layers)")
         .check(CORE);
   }
 

@@ -54,9 +54,9 @@ class EventOutboxTest {
   void everyChangeOfTheListWritesExactlyOneEventWithItsFields() {
     SnapshotId first = publish("run-1", 10);
     SnapshotId second = publish("run-2", 20);
-    new ManageTagsImpl(DS, store, first).tag("gold").commit();
-    new RollbackToImpl(DS, store, first).commit();
-    new ExpireSnapshotsImpl(DS, store, e -> { }).expire(second).commit();
+    new ManageTagsImpl(fixture.ops(), first).tag("gold").commit();
+    new RollbackToImpl(fixture.ops(), first).commit();
+    new ExpireSnapshotsImpl(fixture.ops()).expire(second).commit();
     SnapshotId stale = begin(null, null, 1);
     begin(null, null, 2); // a newer lease of the same lock aborts the stale writer's snapshot
     store.update("clean", view -> {

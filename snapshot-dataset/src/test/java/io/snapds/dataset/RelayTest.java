@@ -34,6 +34,7 @@ class RelayTest {
   private static final DatasetId DS = DatasetId.of("t", "relay");
   private final MetadataFixture fixture = new MetadataFixture(DS);
   private final KillableStore store = new KillableStore(fixture.store);
+  private final OperationsContext ops = OperationsContext.metadataOnly(DS, store, fixture.clock);
   private int runs;
 
   /** Adds {@code n} events: the dataset's first commit writes CREATED (sequence 1), then one publish each. */
@@ -55,7 +56,7 @@ class RelayTest {
   }
 
   private Relay relay(EventSink sink, int batch) {
-    return new Relay(DS, store, "test", sink, batch);
+    return new Relay(ops, "test", sink, batch);
   }
 
   private long position() {
@@ -218,8 +219,8 @@ class RelayTest {
   @Test
   void positionsAreKeptPerNameAndListed() {
     addEvents(4);
-    new Relay(DS, store, "kafka", new Destination(), 3).run();
-    new Relay(DS, store, "log", new Destination(), 3).batchSize(2);
+    new Relay(ops, "kafka", new Destination(), 3).run();
+    new Relay(ops, "log", new Destination(), 3).batchSize(2);
     assertEquals(Map.of("kafka", 4L), store.read(MetadataView::deliveredPositions));
     addEvents(2);
     fixture.store.update("log", view -> {
@@ -227,8 +228,8 @@ class RelayTest {
       return null;
     });
     assertEquals(Map.of("kafka", 4L, "log", 5L), store.read(MetadataView::deliveredPositions));
-    assertThrows(IllegalArgumentException.class, () -> new Relay(DS, store, " ", new Destination(), 3));
-    assertThrows(IllegalArgumentException.class, () -> new Relay(DS, store, "x", new Destination(), 0));
+    assertThrows(IllegalArgumentException.class, () -> new Relay(ops, " ", new Destination(), 3));
+    assertThrows(IllegalArgumentException.class, () -> new Relay(ops, "x", new Destination(), 0));
   }
 
   @Test

@@ -1,0 +1,220 @@
+package io.snapds.dataset;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkState;
+
+import io.snapds.dataset.lock.LockLease;
+import io.snapds.dataset.lock.LockTable;
+import io.snapds.dataset.store.CommitClock;
+import io.snapds.dataset.store.DataTable;
+import io.snapds.dataset.store.HBaseMetadataStore;
+import io.snapds.dataset.store.MetadataStore;
+import io.snapds.dataset.store.ReadTransactions;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.tephra.Transaction;
+import org.apache.tephra.TransactionSystemClient;
+
+/**
+ * What every operation of one dataset works on (the role of Iceberg's {@code TableOperations}):
+ * the dataset's id and properties, its metadata store, lock table, data table, the transaction
+ * client and clock, and the internal actions operations share (abort a snapshot, fence what was
+ * expired for cleanup, break a lock). {@link SnapshotDataset} builds one when it is opened and
+ * hands it to the operations it returns ({@link NewSnapshot}, {@link SnapshotWriterImpl}, the
+ * {@link MetadataUpdate}s, {@link Cleanup}, {@link DatasetReads}, ...); no operation holds the
+ * facade.
+ *
+ * <p>{@link #metadataOnly} gives one over a metadata store alone, for the unit tests of the
+ * operations that need nothing else (an {@code InMemoryMetadataStore}).
+ */
+final class OperationsContext {
+  private final DatasetId id;
+  private final DatasetProperties properties;
+  private final MetadataStore store;
+  private final TransactionSystemClient txClient;
+  private final Clock clock;
+  private final Connection connection;
+  private final DataTable data;
+  private final LockTable locks;
+  private final Cleanup cleanup;
+
+  private OperationsContext(DatasetId id, DatasetProperties properties, MetadataStore store,
+      TransactionSystemClient txClient, Clock clock, Connection connection, DataTable data, LockTable locks,
+      Cleanup cleanup) {
+    this.id = id;
+    this.properties = properties;
+    this.store = store;
+    this.txClient = txClient;
+    this.clock = clock;
+    this.connection = connection;
+    this.data = data;
+    this.locks = locks;
+    this.cleanup = cleanup;
+  }
+
+  /** The context of a dataset in HBase with its metadata in Tephra transactions. */
+  static OperationsContext open(DatasetId id, DatasetProperties properties, Connection connection,
+      TransactionSystemClient txClient, Clock clock, CommitClock commitClock,
+      Function<TransactionSystemClient, ReadTransactions> readTxs) {
+    // the transaction service's unchecked failures become typed errors naming this dataset
+    TransactionSystemClient typed = TypedErrorsTxClient.wrap(id, txClient);
+    MetadataStore store = new HBaseMetadataStore(id, connection, typed, properties.commitRetries(), commitClock,
+        readTxs.apply(typed));
+    DataTable data = new DataTable(connection, id.dataTable());
+    LockTable locks = new LockTable(connection, id.lockTable(), clock);
+    Cleanup cleanup = new Cleanup(id, store, data, locks, typed, clock, new MetadataPruner(id, store, properties, locks),
+        properties.cleanupThreads(),
+        new EmptyRegionMerger(id, store, connection, properties.mergeEmptyRegions(), Duration.ofMinutes(1)));
+    return new OperationsContext(id, properties, store, typed, clock, connection, data, locks, cleanup);
+  }
+
+  /**
+   * Tests: a context over {@code store} alone. Operations that touch only the metadata (expire,
+   * roll back, tag, relay) work on it; asking it for anything else fails.
+   */
+  static OperationsContext metadataOnly(DatasetId id, MetadataStore store, Clock clock) {
+    return new OperationsContext(id, DatasetProperties.defaults(), store, null, clock, null, null, null, null);
+  }
+
+  DatasetId id() {
+    return id;
+  }
+
+  DatasetProperties properties() {
+    return properties;
+  }
+
+  MetadataStore store() {
+    return store;
+  }
+
+  Clock clock() {
+    return clock;
+  }
+
+  TransactionSystemClient txClient() {
+    return present(txClient, "transaction client");
+  }
+
+  Connection connection() {
+    return present(connection, "HBase connection");
+  }
+
+  DataTable data() {
+    return present(data, "data table");
+  }
+
+  LockTable locks() {
+    return present(locks, "lock table");
+  }
+
+  Cleanup cleanup() {
+    return present(cleanup, "cleanup");
+  }
+
+  private <T> T present(T part, String what) {
+    checkState(part != null, "this context of dataset %s has only its metadata, no %s", id, what);
+    return part;
+  }
+
+  /** The dataset's column families, in their order. */
+  Set<String> families() {
+    return new LinkedHashSet<>(properties.families());
+  }
+
+  /** A row writer into {@code snapshot} (which the caller checked is BUILDING). */
+  SnapshotRowWriter rowWriter(SnapshotId snapshot, long writeBufferBytes) {
+    return new SnapshotRowWriter(connection(), id, snapshot, families(), writeBufferBytes);
+  }
+
+  // ---- the internal actions operations share ----
+
+  /** After an expiry committed: gives what it expired a cleanup fence (in a later transaction). */
+  void fenceForCleanup(List<SnapshotInfo> expired) {
+    if (!expired.isEmpty()) {
+      store.update("mark cleanup fences", view -> {
+        Cleanup.fence(view);
+        return null;
+      });
+    }
+  }
+
+  /**
+   * Marks a snapshot aborted (with a cleanup fence) and ends its building transaction. Its rows
+   * are left to cleanup, which deletes aborted snapshots without waiting for readers (none could
+   * read them): an abort costs the same whatever the snapshot's size.
+   */
+  void abortSnapshot(SnapshotId snapshot, Transaction buildTx) {
+    try {
+      store.update("abort snapshot " + snapshot, view -> {
+        SnapshotInfo s = view.snapshot(snapshot).orElse(null);
+        if (s == null || s.state() != SnapshotState.BUILDING && s.state() != SnapshotState.ABORTED) {
+          return false;
+        }
+        view.putSnapshot(s.toBuilder().state(SnapshotState.ABORTED)
+            .cleanupFence(view.transaction().getWritePointer()).build());
+        return true;
+      });
+    } finally {
+      // even when the metadata cannot be changed (access revoked, say), end the building
+      // transaction: then the next cleanup sees a dead writer and aborts the snapshot
+      txClient().abort(buildTx);
+    }
+  }
+
+  /**
+   * Moves the delivered position of {@code name} forward to {@code sequence}, never back (a
+   * concurrent relay of the same name may be ahead), in one metadata transaction named
+   * {@code description}; returns the position now recorded.
+   */
+  long advanceDeliveredPosition(String description, String name, long sequence) {
+    return store.update(description, view -> {
+      long at = view.deliveredPosition(name);
+      if (sequence <= at) {
+        return at;
+      }
+      view.putDeliveredPosition(name, sequence);
+      return sequence;
+    });
+  }
+
+  /**
+   * Revokes whatever lease holds the lock: raises the fence above the holder's token and aborts
+   * its BUILDING snapshot in one metadata transaction, invalidates its building transaction, and
+   * only then frees the lease (see {@link SnapshotDataset#breakLock}).
+   */
+  Optional<LockLease> breakLock(String lockName) {
+    checkArgument(lockName != null && !lockName.isEmpty(), "lock name must not be empty");
+    Optional<LockLease> holder = locks().status(lockName).lease();
+    if (holder.isEmpty()) {
+      return Optional.empty();
+    }
+    long token = holder.get().token();
+    List<SnapshotId> aborted = store.update("fence broken lock " + lockName, view -> {
+      if (view.fence(lockName) <= token) {
+        view.putFence(lockName, token + 1);
+      }
+      List<SnapshotId> revoked = new ArrayList<>();
+      for (SnapshotInfo s : view.building()) {
+        if (s.fencingToken() <= token && lockName.equals(NewSnapshot.lockName(s.sourceKey().orElse(null)))) {
+          view.putSnapshot(s.toBuilder().state(SnapshotState.ABORTED)
+              .cleanupFence(view.transaction().getWritePointer()).build());
+          revoked.add(s.id());
+        }
+      }
+      return revoked;
+    });
+    for (SnapshotId s : aborted) {
+      txClient().invalidate(s.value()); // its building transaction may never end by itself
+    }
+    locks().breakLock(lockName, token);
+    return holder;
+  }
+}
