@@ -45,7 +45,7 @@ class ArchitectureTest {
   void theStoreKnowsOnlyTheDatasetsValuesAndItsLocks() {
     noClasses().that().resideInAPackage(ROOT + ".store..")
         .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".admin..", ROOT + ".mapreduce..",
-            ROOT + ".security..", ROOT + ".tx..")
+            ROOT + ".read..", ROOT + ".security..", ROOT + ".tx..")
         .check(CORE);
   }
 
@@ -53,7 +53,7 @@ class ArchitectureTest {
   void locksKnowNothingOfTheStoreAdminOrEngines() {
     noClasses().that().resideInAPackage(ROOT + ".lock..")
         .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".store..", ROOT + ".admin..",
-            ROOT + ".mapreduce..", ROOT + ".security..", ROOT + ".tx..")
+            ROOT + ".mapreduce..", ROOT + ".read..", ROOT + ".security..", ROOT + ".tx..")
         .check(CORE);
   }
 

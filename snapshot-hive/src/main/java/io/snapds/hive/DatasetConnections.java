@@ -2,9 +2,9 @@ package io.snapds.hive;
 
 import io.snapds.dataset.SnapshotDatasets;
 import io.snapds.dataset.StorageException;
-import io.snapds.dataset.mapreduce.JobDatasets;
-import io.snapds.dataset.mapreduce.TephraServiceClientFactory;
-import io.snapds.dataset.mapreduce.TransactionClientFactory;
+import io.snapds.dataset.tx.JobDatasets;
+import io.snapds.dataset.tx.TephraServiceClientFactory;
+import io.snapds.dataset.tx.TransactionClientFactory;
 import io.snapds.dataset.security.KeytabLogin;
 import java.io.IOException;
 import java.util.Map;
