@@ -5,7 +5,7 @@ import java.util.Optional;
 /**
  * Builds one snapshot: rows go under the snapshot's key prefix, invisible to every reader, until
  * {@link #commit()} publishes them all at once. Not thread-safe: one thread writes; a MapReduce
- * job uses one writer per task over the same snapshot id (see the mapreduce package).
+ * job uses one writer per task over the same snapshot id (see the snapshot-mapreduce module).
  *
  * <pre>{@code
  * try (SnapshotWriter w = dataset.newSnapshot().runId("daily-2026-11-30").begin()) {

@@ -15,7 +15,7 @@ import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotWriter;
-import io.snapds.dataset.mapreduce.JobDatasets;
+import io.snapds.dataset.tx.JobDatasets;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
 import io.snapds.dataset.testing.MiniClusterTxClientFactory;

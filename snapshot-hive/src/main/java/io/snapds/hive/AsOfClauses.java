@@ -3,7 +3,7 @@ package io.snapds.hive;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotDatasetException;
 import io.snapds.dataset.SnapshotId;
-import io.snapds.dataset.mapreduce.SnapshotSelector;
+import io.snapds.dataset.read.SnapshotSelector;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -2,9 +2,7 @@ package io.snapds.hive;
 
 import io.snapds.dataset.SnapshotDatasets;
 import io.snapds.dataset.StorageException;
-import io.snapds.dataset.mapreduce.JobDatasets;
-import io.snapds.dataset.mapreduce.TephraServiceClientFactory;
-import io.snapds.dataset.mapreduce.TransactionClientFactory;
+import io.snapds.dataset.tx.TransactionClientFactory;
 import io.snapds.dataset.security.KeytabLogin;
 import java.io.IOException;
 import java.util.Map;
@@ -14,7 +12,6 @@ import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
-import org.apache.hadoop.util.ReflectionUtils;
 
 /**
  * One HBase connection and one Tephra client per JVM and cluster, shared by the handler, the
@@ -31,14 +28,12 @@ final class DatasetConnections {
   static SnapshotDatasets datasets(Configuration conf) {
     String cluster = conf.get(HConstants.ZOOKEEPER_QUORUM, "localhost") + ":"
         + conf.get(HConstants.ZOOKEEPER_CLIENT_PORT, "2181") + conf.get(HConstants.ZOOKEEPER_ZNODE_PARENT, "/hbase")
-        + "|" + conf.get(JobDatasets.TX_CLIENT_FACTORY, "");
+        + "|" + conf.get(TransactionClientFactory.CLASS_SETTING, "");
     return OPEN.computeIfAbsent(cluster, k -> open(conf));
   }
 
   private static SnapshotDatasets open(Configuration conf) {
-    Class<? extends TransactionClientFactory> factoryClass = conf.getClass(JobDatasets.TX_CLIENT_FACTORY,
-        TephraServiceClientFactory.class, TransactionClientFactory.class);
-    TransactionClientFactory factory = ReflectionUtils.newInstance(factoryClass, conf);
+    TransactionClientFactory factory = TransactionClientFactory.fromConfiguration(conf);
     try {
       KeytabLogin.loginIfConfigured(conf); // snapds.kerberos.principal/keytab, when the server is not logged in
       Connection connection = ConnectionFactory.createConnection(HBaseConfiguration.create(conf));

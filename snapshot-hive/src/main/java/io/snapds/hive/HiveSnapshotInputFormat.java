@@ -1,10 +1,12 @@
 package io.snapds.hive;
 
-import io.snapds.dataset.mapreduce.SnapshotSelector;
+import io.snapds.dataset.read.SnapshotSelector;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotDatasetException;
 import io.snapds.dataset.SnapshotDatasets;
+import io.snapds.dataset.RowScan;
 import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.read.SplitPlanner;
 import java.io.IOException;
 import java.util.List;
 import java.util.Properties;
@@ -46,8 +48,9 @@ public final class HiveSnapshotInputFormat implements InputFormat<ImmutableBytes
       Path[] paths = FileInputFormat.getInputPaths(job);
       SharedScanGuard.check(job, paths);
       Path tablePath = paths.length > 0 ? paths[0] : new Path("/" + table.dataset().namespace() + "/" + table.dataset().name());
-      return SplitPlanner.plan(datasets.connection(), tablePath, table.dataset(), snapshot, ranges)
-          .toArray(new InputSplit[0]);
+      List<RowScan> scans = ranges.stream().map(r -> RowScan.all().range(r.start(), r.stop())).toList();
+      return SplitPlanner.plan(datasets.connection(), table.dataset(), snapshot, scans).stream()
+          .map(split -> new SnapshotSplit(tablePath, split)).toArray(InputSplit[]::new);
     } catch (SnapshotDatasetException | IllegalArgumentException e) {
       throw new IOException(e.getMessage(), e);
     }
@@ -80,7 +83,8 @@ public final class HiveSnapshotInputFormat implements InputFormat<ImmutableBytes
     // a schema table decodes whole rows (a non-null field needs its cell), so it never fetches keys only
     boolean keysOnly = table.keyIndex() >= 0 && !ColumnProjectionUtils.isReadAllColumns(job)
         && ColumnProjectionUtils.getReadColumnIDs(job).stream().allMatch(i -> i == table.keyIndex());
-    return new SnapshotRecordReader(DatasetConnections.datasets(job).connection(), s, keysOnly, CACHING, reporter);
+    return new SnapshotRecordReader(DatasetConnections.datasets(job).connection(), s.delegate(), keysOnly, CACHING,
+        reporter);
   }
 
   /** The table settings the storage handler put into the job. */

@@ -1,17 +1,14 @@
 package io.snapds.hive;
 
 import io.snapds.dataset.DatasetId;
-import io.snapds.dataset.RowScan;
-import io.snapds.dataset.RowScanner;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotDatasets;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotNotAvailableException;
-import io.snapds.dataset.SnapshotRow;
 import io.snapds.dataset.SnapshotState;
 import io.snapds.dataset.SnapshotWriter;
-import io.snapds.dataset.store.DataTable;
+import io.snapds.dataset.read.SnapshotRowCounter;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -84,22 +81,10 @@ final class PendingInserts {
     }
     SnapshotWriter writer = pending.writer();
     try {
-      long rows = 0;
-      long bytes = 0;
-      DataTable data = new DataTable(DatasetConnections.datasets(pending.conf()).connection(),
-          pending.dataset().dataTable());
-      try (RowScanner scanner = data.scan(writer.snapshotId(), RowScan.all())) {
-        for (SnapshotRow r : scanner) {
-          rows++;
-          bytes += r.key().length;
-          for (var f : r.families().values()) {
-            for (var c : f.entrySet()) {
-              bytes += c.getKey().length + c.getValue().length;
-            }
-          }
-        }
-      }
-      writer.addCounts(rows, bytes);
+      SnapshotRowCounter.Counts counts = SnapshotRowCounter.count(
+          DatasetConnections.datasets(pending.conf()).connection(), pending.dataset(), writer.snapshotId());
+      long rows = counts.rows();
+      writer.addCounts(rows, counts.bytes());
       SnapshotInfo published = writer.commit();
       LOG.info("query {} published snapshot {} of {} ({} rows)", queryId, published.id(), pending.dataset(), rows);
       return Optional.of(published);

@@ -1,6 +1,6 @@
 package io.snapds.hive;
 
-import io.snapds.dataset.mapreduce.SnapshotSelector;
+import io.snapds.dataset.read.SnapshotSelector;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.PinKeeper;
 import io.snapds.dataset.ReaderPin;
@@ -63,31 +63,13 @@ final class QueryPins {
     try (SnapshotDataset dataset = datasets.open(datasetId)) {
       Duration ttl = Duration.ofSeconds(conf.getLong(HiveTableProperties.PIN_TTL_SECONDS, DEFAULT_PIN_TTL_SECONDS));
       String owner = "hive:" + (queryId.isEmpty() ? "unknown-query" : queryId);
-      // "current" means current while the pin holds; an explicit id or time must be readable
-      ReaderPin pin = selector.isCurrent() ? dataset.pinCurrent(owner, ttl)
-          : dataset.pin(resolve(dataset, selector), owner, ttl);
+      ReaderPin pin = selector.pin(dataset, owner, ttl);
       SnapshotId id = pin.snapshotId();
       // renewed while the query runs, released when it ends (SnapshotQueryHook)
       PINS.computeIfAbsent(queryId, q -> new CopyOnWriteArrayList<>()).add(new PinKeeper(pin, ttl));
       LOG.info("query {} reads {} of {}: snapshot {} (pinned for {})", queryId, selector, datasetId, id, ttl);
       return id;
     }
-  }
-
-  /**
-   * The snapshot {@code selector} names in {@code dataset} now, checked to be readable.
-   *
-   * @throws io.snapds.dataset.SnapshotNotAvailableException if there is no such snapshot, it is
-   *     not committed any more (expired), or nothing was current at the time asked for
-   */
-  static SnapshotId resolve(SnapshotDataset dataset, SnapshotSelector selector) {
-    if (selector.snapshotId().isPresent()) {
-      return dataset.readSnapshot(selector.snapshotId().get()).snapshotId();
-    }
-    if (selector.asOfTime().isPresent()) {
-      return dataset.readAsOf(selector.asOfTime().get()).snapshotId();
-    }
-    return dataset.readCurrent().snapshotId();
   }
 
   /**

@@ -4,7 +4,7 @@ import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotRow;
-import io.snapds.dataset.mapreduce.SnapshotSelector;
+import io.snapds.dataset.read.SnapshotSelector;
 import io.snapds.dataset.schema.Field;
 import io.snapds.dataset.schema.RowCodec;
 import io.snapds.dataset.schema.Schema;

@@ -3,7 +3,7 @@ package io.snapds.hive;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import io.snapds.dataset.SnapshotId;
-import io.snapds.dataset.mapreduce.SnapshotSelector;
+import io.snapds.dataset.read.SnapshotSelector;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Properties;

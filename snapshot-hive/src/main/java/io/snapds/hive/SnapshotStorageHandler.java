@@ -1,6 +1,6 @@
 package io.snapds.hive;
 
-import io.snapds.dataset.mapreduce.SnapshotSelector;
+import io.snapds.dataset.read.SnapshotSelector;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotDatasetException;
 import io.snapds.dataset.SnapshotDataset;

@@ -2,7 +2,7 @@ package io.snapds.cdap;
 
 import io.snapds.dataset.security.KeytabLogin;
 import io.snapds.dataset.StorageException;
-import io.snapds.dataset.mapreduce.JobDatasets;
+import io.snapds.dataset.tx.JobDatasets;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -2,7 +2,7 @@ package io.snapds.cdap;
 
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotDatasets;
-import io.snapds.dataset.mapreduce.JobDatasets;
+import io.snapds.dataset.tx.JobDatasets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.snapds.cdap;
 
-import io.snapds.dataset.mapreduce.TransactionClientFactory;
+import io.snapds.dataset.tx.TransactionClientFactory;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.tephra.TransactionSystemClient;
 

@@ -4,7 +4,7 @@ import io.cdap.cdap.api.data.batch.InputFormatProvider;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.mapreduce.SnapshotInputFormat;
 import io.snapds.dataset.mapreduce.SnapshotInputFormatImpl;
-import io.snapds.dataset.mapreduce.SnapshotSelector;
+import io.snapds.dataset.read.SnapshotSelector;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 

@@ -481,10 +481,10 @@ class SnapshotSinkPipelineTest {
     org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(
         MiniCluster.get().configuration());
     conf.set("mapreduce.framework.name", "local");
-    conf.set(io.snapds.dataset.mapreduce.JobDatasets.TX_CLIENT_FACTORY,
+    conf.set(io.snapds.dataset.tx.JobDatasets.TX_CLIENT_FACTORY,
         io.snapds.dataset.testing.MiniClusterTxClientFactory.class.getName());
     org.apache.hadoop.mapreduce.Job job = org.apache.hadoop.mapreduce.Job.getInstance(conf, "typed-read");
-    SnapshotRecordInputFormat.setInput(job, id, io.snapds.dataset.mapreduce.SnapshotSelector.snapshot(snapshot));
+    SnapshotRecordInputFormat.setInput(job, id, io.snapds.dataset.read.SnapshotSelector.snapshot(snapshot));
     job.setMapperClass(TypedRecordMapper.class);
     job.setNumReduceTasks(0);
     job.setOutputFormatClass(org.apache.hadoop.mapreduce.lib.output.NullOutputFormat.class);

@@ -9,7 +9,7 @@ import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotRow;
 import io.snapds.dataset.mapreduce.SnapshotInputFormatImpl;
 import io.snapds.dataset.mapreduce.SnapshotRowWritable;
-import io.snapds.dataset.mapreduce.SnapshotSelector;
+import io.snapds.dataset.read.SnapshotSelector;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

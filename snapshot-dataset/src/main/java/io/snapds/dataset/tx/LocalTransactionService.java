@@ -10,6 +10,7 @@ import org.apache.tephra.metrics.TxMetricsCollector;
 import org.apache.tephra.persist.LocalFileTransactionStateStorage;
 import org.apache.tephra.persist.NoOpTransactionStateStorage;
 import org.apache.tephra.snapshot.SnapshotCodecProvider;
+import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * A Tephra {@link TransactionManager} in this process, for the embedded command line and tests.
@@ -18,6 +19,7 @@ import org.apache.tephra.snapshot.SnapshotCodecProvider;
  * list). A production deployment uses Tephra's transaction service instead, through its
  * distributed client.
  */
+@InterfaceAudience.Private
 public final class LocalTransactionService implements AutoCloseable {
   private final TransactionManager manager;
   private final TransactionSystemClient client;

@@ -10,7 +10,7 @@ import io.snapds.dataset.SnapshotDatasets;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotState;
 import io.snapds.dataset.mapreduce.SnapshotMapReduceUtil;
-import io.snapds.dataset.mapreduce.SnapshotSelector;
+import io.snapds.dataset.read.SnapshotSelector;
 import io.snapds.events.EventHandler;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;

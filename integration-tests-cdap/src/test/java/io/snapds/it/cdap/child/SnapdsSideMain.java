@@ -10,7 +10,7 @@ import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotRow;
 import io.snapds.dataset.SnapshotState;
-import io.snapds.dataset.mapreduce.JobDatasets;
+import io.snapds.dataset.tx.JobDatasets;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;

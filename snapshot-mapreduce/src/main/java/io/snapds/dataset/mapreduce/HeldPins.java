@@ -1,5 +1,6 @@
 package io.snapds.dataset.mapreduce;
 
+import io.snapds.dataset.tx.JobDatasets;
 import io.snapds.dataset.PinKeeper;
 import io.snapds.dataset.ReaderPin;
 import java.io.IOException;

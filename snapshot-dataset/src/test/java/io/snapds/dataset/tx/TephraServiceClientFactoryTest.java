@@ -1,4 +1,4 @@
-package io.snapds.dataset.mapreduce;
+package io.snapds.dataset.tx;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package io.snapds.dataset.mapreduce;
+package io.snapds.dataset.tx;
 
 import com.google.inject.Guice;
 import com.google.inject.Injector;

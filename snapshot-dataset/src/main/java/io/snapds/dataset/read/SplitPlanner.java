@@ -1,4 +1,4 @@
-package io.snapds.hive;
+package io.snapds.dataset.read;
 
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.RowScan;
@@ -7,7 +7,6 @@ import io.snapds.dataset.store.DataTable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.RegionLocator;
@@ -15,19 +14,30 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * Cuts the key ranges of one snapshot into splits along the data table's region boundaries: one
- * split per range and region it touches, placed on that region's server.
+ * Cuts key ranges of one snapshot into {@link ReadSplit}s along the data table's region
+ * boundaries: one split per range and region it touches, placed on that region's server. Neither
+ * resolves nor pins: the caller pinned the snapshot ({@link SnapshotSelector#pin}) first.
  */
-final class SplitPlanner {
+public final class SplitPlanner {
   private SplitPlanner() {}
 
-  static List<SnapshotSplit> plan(Connection connection, Path tablePath, DatasetId dataset, SnapshotId snapshot,
-      List<KeyRange> ranges) throws IOException {
-    List<SnapshotSplit> splits = new ArrayList<>();
+  /**
+   * One split per region that {@code scan}'s key range within {@code snapshot} overlaps (the whole
+   * snapshot when the scan has no range), cut to that range. Only the range of {@code scan} is used.
+   */
+  public static List<ReadSplit> plan(Connection connection, DatasetId dataset, SnapshotId snapshot, RowScan scan)
+      throws IOException {
+    return plan(connection, dataset, snapshot, List.of(scan));
+  }
+
+  /** {@link #plan(Connection, DatasetId, SnapshotId, RowScan)} for each scan, in order, with one region lookup. */
+  public static List<ReadSplit> plan(Connection connection, DatasetId dataset, SnapshotId snapshot,
+      List<RowScan> scans) throws IOException {
+    List<ReadSplit> splits = new ArrayList<>();
     try (RegionLocator locator = connection.getRegionLocator(dataset.dataTable())) {
       List<HRegionLocation> regions = locator.getAllRegionLocations();
-      for (KeyRange range : ranges) {
-        Scan scan = DataTable.toHBaseScan(snapshot, RowScan.all().range(range.start(), range.stop()));
+      for (RowScan rowScan : scans) {
+        Scan scan = DataTable.toHBaseScan(snapshot, rowScan);
         byte[] start = scan.getStartRow();
         byte[] stop = scan.getStopRow();
         for (HRegionLocation region : regions) {
@@ -39,7 +49,7 @@ final class SplitPlanner {
           }
           byte[] splitStart = Bytes.compareTo(regionStart, start) > 0 ? regionStart : start;
           byte[] splitStop = endless || Bytes.compareTo(regionEnd, stop) >= 0 ? stop : regionEnd;
-          splits.add(new SnapshotSplit(tablePath, dataset, snapshot, splitStart, splitStop,
+          splits.add(new ReadSplit(dataset, snapshot, splitStart, splitStop,
               region.getServerName() == null ? null : region.getHostname()));
         }
       }

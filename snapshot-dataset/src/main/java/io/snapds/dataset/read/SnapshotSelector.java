@@ -1,16 +1,19 @@
-package io.snapds.dataset.mapreduce;
+package io.snapds.dataset.read;
 
 import static com.google.common.base.Preconditions.checkNotNull;
 
+import io.snapds.dataset.ReaderPin;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Which snapshot a job reads: the current one at submission, one by id, or the one that was
- * current at a time. Resolved once, when the job computes its splits. Immutable.
+ * Which snapshot a reader reads: the current one, one by id, or the one that was current at a
+ * time. Resolved once, when a job computes its splits or a query is compiled, and then pinned
+ * ({@link #pin}). The MapReduce formats, Hive and the CDAP source all select with it. Immutable.
  */
 public final class SnapshotSelector {
   private static final SnapshotSelector CURRENT = new SnapshotSelector(null, null);
@@ -55,7 +58,7 @@ public final class SnapshotSelector {
    *
    * @throws io.snapds.dataset.SnapshotNotAvailableException if there is no such readable snapshot
    */
-  SnapshotId resolve(SnapshotDataset dataset) {
+  public SnapshotId resolve(SnapshotDataset dataset) {
     if (snapshot != null) {
       return dataset.readSnapshot(snapshot).snapshotId();
     }
@@ -63,6 +66,17 @@ public final class SnapshotSelector {
       return dataset.readAsOf(asOf).snapshotId();
     }
     return dataset.readCurrent().snapshotId();
+  }
+
+  /**
+   * Resolves this selection and pins the snapshot for {@code owner}: "current" is the snapshot
+   * current while the pin holds ({@link SnapshotDataset#pinCurrent}); an explicit id or time must
+   * name a readable snapshot, checked again once the pin row exists ({@link SnapshotDataset#pin}).
+   *
+   * @throws io.snapds.dataset.SnapshotNotAvailableException if there is no such readable snapshot
+   */
+  public ReaderPin pin(SnapshotDataset dataset, String owner, Duration ttl) {
+    return isCurrent() ? dataset.pinCurrent(owner, ttl) : dataset.pin(resolve(dataset), owner, ttl);
   }
 
   @Override

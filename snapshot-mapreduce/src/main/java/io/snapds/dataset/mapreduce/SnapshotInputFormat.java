@@ -1,5 +1,6 @@
 package io.snapds.dataset.mapreduce;
 
+import io.snapds.dataset.read.SnapshotSelector;
 import io.snapds.dataset.DatasetId;
 import java.io.IOException;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.snapds.dataset.mapreduce;
+package io.snapds.dataset.tx;
 
 import static com.google.common.base.Preconditions.checkNotNull;
 
@@ -9,18 +9,17 @@ import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
-import org.apache.hadoop.util.ReflectionUtils;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
- * The snapshot datasets one process of a job works with: an HBase connection and a Tephra client,
+ * The snapshot datasets one process of a job (or of a Hive or CDAP adapter) works with: an HBase connection and a Tephra client,
  * both made from the job configuration, closed together. The submitting client, the application
  * master's committer and the tasks each open their own.
  */
 @InterfaceAudience.Private
 public final class JobDatasets implements AutoCloseable {
   /** Class name of the {@link TransactionClientFactory}; default {@link TephraServiceClientFactory}. */
-  public static final String TX_CLIENT_FACTORY = "snapds.tx.client.factory";
+  public static final String TX_CLIENT_FACTORY = TransactionClientFactory.CLASS_SETTING;
 
   private final Connection connection;
   private final TransactionClientFactory txFactory;
@@ -35,9 +34,7 @@ public final class JobDatasets implements AutoCloseable {
   /** Connects to HBase and the transaction service that {@code conf} names. */
   public static JobDatasets open(Configuration conf) throws IOException {
     checkNotNull(conf, "configuration");
-    Class<? extends TransactionClientFactory> factoryClass =
-        conf.getClass(TX_CLIENT_FACTORY, TephraServiceClientFactory.class, TransactionClientFactory.class);
-    TransactionClientFactory factory = ReflectionUtils.newInstance(factoryClass, conf);
+    TransactionClientFactory factory = TransactionClientFactory.fromConfiguration(conf);
     Connection connection = ConnectionFactory.createConnection(conf);
     try {
       return new JobDatasets(connection, factory, SnapshotDatasets.using(connection, factory.create(conf)));

@@ -1,4 +1,4 @@
-package io.snapds.dataset.mapreduce;
+package io.snapds.dataset.read;
 
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.RowScan;

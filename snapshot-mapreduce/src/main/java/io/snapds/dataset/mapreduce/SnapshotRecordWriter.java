@@ -1,5 +1,6 @@
 package io.snapds.dataset.mapreduce;
 
+import io.snapds.dataset.tx.JobDatasets;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotHandle;
 import io.snapds.dataset.SnapshotRowWriter;

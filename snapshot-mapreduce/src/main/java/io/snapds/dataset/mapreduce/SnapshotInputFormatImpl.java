@@ -11,26 +11,24 @@ import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotNotAvailableException;
-import io.snapds.dataset.store.DataTable;
+import io.snapds.dataset.read.SnapshotSelector;
+import io.snapds.dataset.read.SplitPlanner;
+import io.snapds.dataset.tx.JobDatasets;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.RegionLocator;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * What both MapReduce APIs' snapshot input formats do, on a plain {@link Configuration}: the
  * settings, the split computation that pins one snapshot, and the pin's release. The adapters
  * ({@link SnapshotInputFormat}, {@link io.snapds.dataset.mapreduce.mapred.SnapshotInputFormat})
- * are a few lines over this class and {@link SnapshotSplitReader}.
+ * are a few lines over this class and {@link SnapshotSplitReader}, which are MapReduce's side of
+ * the core's reading package ({@link io.snapds.dataset.read}).
  *
  * <p>{@link #getSplits} resolves the selected snapshot once, takes a {@link ReaderPin} on it (so
  * that cleanup keeps its rows even if it expires while the job runs), writes the id into every
@@ -161,9 +159,7 @@ public final class SnapshotInputFormatImpl {
     try {
       SnapshotDataset dataset = datasets.open(id);
       String owner = JobOwner.of(conf.get("mapreduce.job.name"));
-      // "current" is the one current while the pin holds; an explicit id or time must be readable
-      // (pin checks it again after the pin row exists)
-      pin = selector.isCurrent() ? dataset.pinCurrent(owner, ttl) : dataset.pin(selector.resolve(dataset), owner, ttl);
+      pin = selector.pin(dataset, owner, ttl);
       SnapshotId snapshot = pin.snapshotId();
       List<SnapshotSplit> splits = regionSplits(datasets.connection(), id, snapshot, rowScan);
       conf.set(PINNED_SNAPSHOT, snapshot.toString());
@@ -189,29 +185,12 @@ public final class SnapshotInputFormatImpl {
 
   /**
    * One split per region of the data table that {@code scan}'s range within {@code snapshot}
-   * overlaps, cut to that range, with the region's host. Neither resolves nor pins: for callers
-   * that did so themselves.
+   * overlaps, cut to that range, with the region's host ({@link SplitPlanner}). Neither resolves
+   * nor pins: for callers that did so themselves.
    */
   public static List<SnapshotSplit> regionSplits(Connection connection, DatasetId id, SnapshotId snapshot,
       RowScan rowScan) throws IOException {
-    Scan scan = DataTable.toHBaseScan(snapshot, rowScan);
-    byte[] start = scan.getStartRow();
-    byte[] stop = scan.getStopRow();
-    List<SnapshotSplit> splits = new ArrayList<>();
-    try (RegionLocator regions = connection.getRegionLocator(id.dataTable())) {
-      for (HRegionLocation region : regions.getAllRegionLocations()) {
-        byte[] regionStart = region.getRegion().getStartKey();
-        byte[] regionEnd = region.getRegion().getEndKey();
-        boolean endsAfterStart = regionEnd.length == 0 || Bytes.compareTo(regionEnd, start) > 0;
-        boolean startsBeforeStop = Bytes.compareTo(regionStart, stop) < 0;
-        if (endsAfterStart && startsBeforeStop) {
-          byte[] splitStart = Bytes.compareTo(regionStart, start) > 0 ? regionStart : start;
-          byte[] splitStop = regionEnd.length > 0 && Bytes.compareTo(regionEnd, stop) < 0 ? regionEnd : stop;
-          splits.add(new SnapshotSplit(id, snapshot, splitStart, splitStop, region.getHostname()));
-        }
-      }
-    }
-    return splits;
+    return SplitPlanner.plan(connection, id, snapshot, rowScan).stream().map(SnapshotSplit::new).toList();
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.snapds.dataset.mapreduce;
 
+import io.snapds.dataset.read.SnapshotSelector;
 import dev.failsafe.Failsafe;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotDataset;

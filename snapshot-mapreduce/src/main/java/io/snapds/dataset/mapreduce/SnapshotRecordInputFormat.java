@@ -1,5 +1,6 @@
 package io.snapds.dataset.mapreduce;
 
+import io.snapds.dataset.read.SnapshotSelector;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.schema.Schema;
 import java.io.IOException;

@@ -3,7 +3,7 @@ package io.snapds.dataset.mapreduce.mapred;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.mapreduce.SnapshotInputFormatImpl;
 import io.snapds.dataset.mapreduce.SnapshotRowWritable;
-import io.snapds.dataset.mapreduce.SnapshotSelector;
+import io.snapds.dataset.read.SnapshotSelector;
 import io.snapds.dataset.mapreduce.SnapshotSplit;
 import io.snapds.dataset.mapreduce.SnapshotSplitReader;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package io.snapds.dataset.mapreduce;
 
+import io.snapds.dataset.tx.JobDatasets;
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 

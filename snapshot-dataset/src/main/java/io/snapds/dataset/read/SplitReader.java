@@ -1,0 +1,123 @@
+package io.snapds.dataset.read;
+
+import static com.google.common.base.Preconditions.checkNotNull;
+import static com.google.common.base.Preconditions.checkState;
+
+import io.snapds.dataset.RowScan;
+import io.snapds.dataset.SnapshotCleanedException;
+import io.snapds.dataset.SnapshotRow;
+import io.snapds.dataset.lock.LockTable;
+import io.snapds.dataset.store.DataTable;
+import io.snapds.dataset.store.RowKeys;
+import java.io.Closeable;
+import java.io.IOException;
+import java.time.Clock;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
+
+/**
+ * Reads one {@link ReadSplit}: a range scan of the data table within the pinned snapshot's
+ * prefix, giving each row's user key (prefix stripped) and the row. Needs only HBase: the snapshot
+ * was resolved and pinned when the splits were planned. The MapReduce and Hive record readers
+ * wrap it. Uses the caller's connection and does not close it.
+ *
+ * <p>At the end of the split it checks that cleanup has not begun deleting the snapshot (which
+ * happens only if the reader pin lapsed): a task never ends with a split cut short.
+ */
+public final class SplitReader implements Closeable {
+  private final Connection connection;
+  private final ReadSplit split;
+  private final String whenPinLapsed;
+  private final Table table;
+  private final ResultScanner scanner;
+  private byte[] key;
+  private SnapshotRow row;
+  private boolean done;
+
+  private SplitReader(Connection connection, ReadSplit split, String whenPinLapsed, Table table,
+      ResultScanner scanner) {
+    this.connection = connection;
+    this.split = split;
+    this.whenPinLapsed = whenPinLapsed;
+    this.table = table;
+    this.scanner = scanner;
+  }
+
+  /**
+   * @param projection the columns and caching to scan with; its key range is the split's
+   * @param firstCellOnly fetch one cell per row (for a reader that needs the keys only)
+   * @param whenPinLapsed what the {@link SnapshotCleanedException} tells the user to do, should the
+   *     pin lapse and cleanup begin while the split is read
+   */
+  public static SplitReader open(Connection connection, ReadSplit split, RowScan projection, boolean firstCellOnly,
+      String whenPinLapsed) throws IOException {
+    checkNotNull(split, "split must not be null");
+    Scan scan = DataTable.toHBaseScan(split.snapshotId(), projection)
+        .withStartRow(split.startRow()).withStopRow(split.stopRow()).setCacheBlocks(false);
+    if (firstCellOnly) {
+      scan.setFilter(new FirstKeyOnlyFilter());
+    }
+    Table table = connection.getTable(split.dataset().dataTable());
+    try {
+      return new SplitReader(connection, split, whenPinLapsed, table, table.getScanner(scan));
+    } catch (IOException | RuntimeException e) {
+      table.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Moves to the next row; false at the end of the split.
+   *
+   * @throws SnapshotCleanedException at the end of the split if cleanup began deleting the snapshot
+   */
+  public boolean next() throws IOException {
+    Result r = done ? null : scanner.next();
+    if (r == null) {
+      if (!done && new LockTable(connection, split.dataset().lockTable(), Clock.systemUTC())
+          .isCleaning(split.snapshotId())) {
+        done = true;
+        throw SnapshotCleanedException.whileReading(split.dataset(), split.snapshotId(), whenPinLapsed);
+      }
+      done = true;
+      return false;
+    }
+    key = RowKeys.userKey(r.getRow());
+    row = DataTable.toRow(r);
+    return true;
+  }
+
+  /** The current row's user key (without the snapshot prefix). */
+  public byte[] key() {
+    checkState(key != null, "no current row: call next() first");
+    return key;
+  }
+
+  /** The current row. */
+  public SnapshotRow row() {
+    checkState(row != null, "no current row: call next() first");
+    return row;
+  }
+
+  public ReadSplit split() {
+    return split;
+  }
+
+  /** Whether the split's rows ran out. */
+  public boolean isDone() {
+    return done;
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      scanner.close();
+    } finally {
+      table.close();
+    }
+  }
+}
