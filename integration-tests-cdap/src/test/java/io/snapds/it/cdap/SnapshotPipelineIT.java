@@ -198,15 +198,23 @@ public class SnapshotPipelineIT extends HydratorTestBase {
   }
 
   /**
-   * The interoperability proof of #15 in a real pipeline: the golden records (every dataset type,
-   * nulls, extremes) through the SnapshotDataset sink, with no schema typed anywhere, read back
-   * through the SnapshotDataset source (no schema configured: the dataset's) and through the
-   * snapds Java API (in the snapds JVM, each snapshot decoded with the schema it records): every
-   * value equal to the input. (MapReduce's typed record reads the same sink output in
-   * SnapshotSinkPipelineTest.) To add an engine: one more reader giving rows as {field: text}.
+   * The interoperability proof of #15 in a real pipeline: one dataset written through the
+   * SnapshotDataset sink from the golden records (every dataset type, nulls, extremes, negative
+   * decimals, dates and timestamps before 1970, microseconds), with no schema typed anywhere, and
+   * read back by every reader the project has, each in its own engine:
+   * <ul>
+   *   <li>the snapds Java API (in the snapds JVM, each snapshot decoded with the schema it records);</li>
+   *   <li>the SnapshotDataset source in a second pipeline (no schema configured: the dataset's);</li>
+   *   <li>Hive 4.1 (a JVM of its own), {@code SELECT *} on a table created with no column list;</li>
+   *   <li>a MapReduce job (LocalJobRunner, same JVM as Hive) over {@code SnapshotRecordInputFormat};</li>
+   *   <li>{@code snapds scan --json} against this cluster ({@code --zookeeper}, {@code --tx-service}).</li>
+   * </ul>
+   * Every field of every record is compared with the input in one canonical text per type
+   * ({@link ValueText} of GoldenRecords' Java value); the readers outside the JVMs convert from
+   * their engine's form ({@link ReaderJvms}). Each reader read the snapshot the run published.
    */
   @Test
-  public void mapReduceGoldenRecordsWrittenByTheSinkReadBackEqualThroughTheSourceAndTheJavaApi() throws Exception {
+  public void mapReduceGoldenRecordsWrittenByTheSinkReadBackEqualThroughEveryReader() throws Exception {
     String dataset = "golden_mr";
     Map<String, String> sink = sinkProperties(dataset);
     sink.remove("schemaMode"); // auto: the sink creates the dataset with the input's schema
@@ -226,6 +234,14 @@ public class SnapshotPipelineIT extends HydratorTestBase {
     writing.getWorkflowManager(SmartWorkflow.NAME).startAndWaitForGoodRun(args(T1), ProgramRunStatus.COMPLETED, 3,
         TimeUnit.MINUTES);
 
+    // the snapshot the run published: the dataset's only one, and the id its sink recorded
+    DatasetDump after = snapds.dump("default", dataset);
+    assertEquals(after.toString(), 1, after.snapshots().size());
+    assertEquals("COMMITTED", after.snapshots().get(0).get("state"));
+    String published = after.current().orElseThrow();
+    assertEquals("the id the sink's initialize recorded is the published snapshot", Long.parseLong(published),
+        recordedSnapshotId("golden-writer", "snapshots"));
+
     // the one expected-values table: GoldenRecords, as text per field
     List<Map<String, String>> expected = new ArrayList<>();
     for (Map<String, Object> r : GoldenRecords.records()) {
@@ -239,9 +255,10 @@ public class SnapshotPipelineIT extends HydratorTestBase {
     JsonObject schemas = typed.getAsJsonObject("schemas");
     assertEquals(typed.toString(), 1, schemas.entrySet().size());
     String snapshot = schemas.entrySet().iterator().next().getKey();
+    assertEquals("the snapshot the Java API read", published, snapshot);
     assertEquals("the dataset got the input's schema", GoldenRecords.schemaText(),
         schemas.get(snapshot).getAsString().replaceAll("\\d+:", ""));
-    assertEquals("the Java API", expected, textRows(typed.getAsJsonObject("rows").getAsJsonArray(snapshot)));
+    assertReadTheInput("the Java API", expected, textRows(typed.getAsJsonObject("rows").getAsJsonArray(snapshot)));
 
     // reader 2: the SnapshotDataset source, no schema configured
     Map<String, String> source = new LinkedHashMap<>(connection());
@@ -263,8 +280,47 @@ public class SnapshotPipelineIT extends HydratorTestBase {
       GoldenCdap.values(r, List.of()).forEach((k, v) -> row.put(k, v == null ? null : v.toString()));
       read.add(row);
     }
-    read.sort(java.util.Comparator.comparing(m -> Long.parseLong(m.get("id"))));
-    assertEquals("the source", expected, read);
+    assertReadTheInput("the CDAP source", expected, read);
+
+    // reader 3: the command line
+    Path work = Path.of(System.getProperty("snapds.side.dir"));
+    ReaderJvms.Read cli = ReaderJvms.commandLine(quorum, "default:" + dataset, work);
+    assertEquals("the snapshot snapds scan read", List.of(published), cli.snapshots());
+    assertReadTheInput("snapds scan --json", expected, cli.rows());
+
+    // readers 4 and 5: Hive (a table with no column list) and MapReduce, in a JVM of their own
+    Map<String, ReaderJvms.Read> others = ReaderJvms.hiveAndMapReduce(quorum, "default:" + dataset, work);
+    ReaderJvms.Read hive = others.get("Hive");
+    assertEquals("Hive's columns and types come from the dataset schema", List.of("id bigint", "flag boolean", "i int",
+        "l bigint", "f float", "d double", "s string", "b binary", "amount decimal(18,4)", "day date", "at timestamp",
+        "at_tz timestamp"), hive.columns());
+    assertEquals("the snapshot Hive's query pinned", List.of(published), hive.snapshots());
+    assertReadTheInput("Hive", expected, hive.rows());
+    ReaderJvms.Read mapReduce = others.get("MapReduce");
+    assertEquals("the snapshot of every split of the MapReduce job", List.of(published), mapReduce.snapshots());
+    assertReadTheInput("MapReduce", expected, mapReduce.rows());
+  }
+
+  /**
+   * Every field of every record the reader got equals the input's (records matched by id); a
+   * mismatch names the record, the field, the reader and both values.
+   */
+  private static void assertReadTheInput(String reader, List<Map<String, String>> expected,
+      List<Map<String, String>> rows) {
+    List<Map<String, String>> byId = new ArrayList<>(rows);
+    byId.sort(java.util.Comparator.comparing(m -> Long.parseLong(m.get("id"))));
+    assertEquals(reader + " read " + byId, expected.size(), byId.size());
+    for (int i = 0; i < expected.size(); i++) {
+      Map<String, String> want = expected.get(i);
+      Map<String, String> got = byId.get(i);
+      assertEquals(reader + ": the fields of record id=" + want.get("id"), want.keySet(), got.keySet());
+      for (String field : want.keySet()) {
+        if (!java.util.Objects.equals(want.get(field), got.get(field))) {
+          fail("record id=" + want.get("id") + ", field '" + field + "': " + reader + " read <" + got.get(field)
+              + ">, the input has <" + want.get(field) + ">");
+        }
+      }
+    }
   }
 
   /** Rows of the golden fields; a field the JSON leaves out (Gson drops nulls) is null. */
