@@ -2,12 +2,12 @@ package io.snapds.hive;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.snapds.dataset.DatasetId;
-import io.snapds.dataset.mapreduce.JobDatasets;
+import io.snapds.dataset.tx.JobDatasets;
 import io.snapds.dataset.mapreduce.SnapshotMapReduceUtil;
 import io.snapds.dataset.mapreduce.SnapshotRecordInputFormat;
 import io.snapds.dataset.mapreduce.SnapshotRecordSplit;
 import io.snapds.dataset.mapreduce.SnapshotRecordWritable;
-import io.snapds.dataset.mapreduce.SnapshotSelector;
+import io.snapds.dataset.read.SnapshotSelector;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package io.snapds.hive;
 
-import io.snapds.dataset.mapreduce.TephraServiceClientFactory;
-import io.snapds.dataset.mapreduce.TransactionClientFactory;
+import io.snapds.dataset.tx.TephraServiceClientFactory;
+import io.snapds.dataset.tx.TransactionClientFactory;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
