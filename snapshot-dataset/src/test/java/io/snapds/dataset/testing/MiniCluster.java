@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
@@ -51,6 +52,10 @@ public final class MiniCluster {
     // compacted files archived within a second, not two minutes: a merged region can be merged
     // again once it holds no reference to its parents' files (RegionMergeIT runs a cycle in seconds)
     util.getConfiguration().setInt("hbase.hfile.compaction.discharger.interval", 1000);
+    // a region server that a test aborts (FaultInjectionIT) must not take the test JVM with it:
+    // HBase halts the whole process when an abort has not finished after this long (20 min by
+    // default), which a JVM running every class on one cluster outlives
+    util.getConfiguration().setLong("hbase.regionserver.abort.timeout", Duration.ofDays(7).toMillis());
     util.startMiniCluster(StartMiniClusterOption.builder()
         .numRegionServers(Integer.getInteger(REGION_SERVERS, 1)).build());
     connection = ConnectionFactory.createConnection(util.getConfiguration());
