@@ -16,7 +16,6 @@ import io.cdap.cdap.etl.api.batch.BatchSourceContext;
 import io.cdap.cdap.api.data.schema.Schema;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
-import io.snapds.dataset.SnapshotReader;
 import io.snapds.dataset.tx.JobDatasets;
 import io.snapds.dataset.read.SnapshotSelector;
 import io.snapds.dataset.mapreduce.SnapshotRecordWritable;
@@ -98,8 +97,10 @@ public class SnapshotSource extends BatchSource<ImmutableBytesWritable, Snapshot
       // every snapshot's records are projected onto the schema current now (by field id)
       datasetSchema.ifPresent(c -> context.getArguments().set(PluginConfKeys.sourceSchemaArgument(context.getStageName()),
           c.toStringWithIds()));
-      readSnapshot = resolve(dataset).snapshotId();
-      boolean current = config.snapshotId().isEmpty() && config.asOf().isEmpty();
+      SnapshotSelector configured = configuredSelector();
+      readSnapshot = configured.resolve(dataset);
+      boolean current = configured.isCurrent();
+      // an id or a time is resolved once, here: the job reads (and pins) that id
       selector = current ? SnapshotSelector.current() : SnapshotSelector.snapshot(readSnapshot);
       LOG.info("Stage {} reads snapshot {} of {}{}", context.getStageName(), readSnapshot, dataset.id(),
           current ? " (or the one current when the job pins it)" : "");
@@ -122,13 +123,13 @@ public class SnapshotSource extends BatchSource<ImmutableBytesWritable, Snapshot
     }
   }
 
-  /** @throws io.snapds.dataset.SnapshotNotAvailableException if that snapshot cannot be read */
-  private SnapshotReader resolve(SnapshotDataset dataset) {
+  /** The configured snapshot: by id, else as of a time, else the current one. */
+  private SnapshotSelector configuredSelector() {
     Optional<SnapshotId> id = config.snapshotId();
     if (id.isPresent()) {
-      return dataset.readSnapshot(id.get());
+      return SnapshotSelector.snapshot(id.get());
     }
-    return config.asOf().map(dataset::readAsOf).orElseGet(dataset::readCurrent);
+    return config.asOf().map(SnapshotSelector::asOf).orElseGet(SnapshotSelector::current);
   }
 
   /**
