@@ -56,6 +56,7 @@ final class ReaderJvms {
   static Map<String, Read> hiveAndMapReduce(String quorum, String dataset, Path workDir) throws IOException,
       InterruptedException {
     Path out = workDir.resolve("interop-readers");
+    deleteRecursively(out); // an earlier run's results (and MapReduce's output directory) must not count
     Path lib = workDir.resolve("plugin-lib"); // the Tephra and libthrift jars the plugin ships (SnapdsSide)
     String tephraJars;
     try (Stream<Path> jars = Files.list(lib)) {
@@ -81,6 +82,7 @@ final class ReaderJvms {
    * the same scan without {@code --json} reports on stderr ({@code N rows of snapshot ID}).
    */
   static Read commandLine(String quorum, String dataset, Path workDir) throws IOException, InterruptedException {
+    Files.deleteIfExists(workDir.resolve("cli-scan.json")); // not an earlier run's rows
     String table = cli(List.of("scan", dataset), quorum, workDir.resolve("cli-scan.txt"), workDir);
     Matcher scanned = SCANNED.matcher(table);
     List<String> snapshots = new ArrayList<>();
@@ -173,6 +175,17 @@ final class ReaderJvms {
       out.put(e.getKey(), text.apply(e.getKey(), e.getValue()));
     }
     return Collections.unmodifiableMap(out);
+  }
+
+  private static void deleteRecursively(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path f : (Iterable<Path>) files.sorted(java.util.Comparator.reverseOrder())::iterator) {
+        Files.delete(f);
+      }
+    }
   }
 
   private static List<String> strings(JsonArray array) {
