@@ -445,7 +445,7 @@ class SnapshotMapReduceIT {
   // ---- selection and splits ----
 
   @Test
-  void splitsFollowRegionsInsideTheSnapshotAndSelectionByIdOrTimeReadsIt() throws Exception {
+  void splitsFollowRegionsInsideTheSnapshotAndSelectionByIdTagOrTimeReadsIt() throws Exception {
     SnapshotDataset a = create("regions");
     SnapshotInfo s1 = publishAcrossRegions(a, "one", 300, "k100", "k200");
     Thread.sleep(5); // history times are in milliseconds: keep "between" apart from both publishes
@@ -471,6 +471,13 @@ class SnapshotMapReduceIT {
         range(key(s2.id(), "k100"), key(s2.id(), "k200")),
         range(key(s2.id(), "k200"), RowKeys.stop(s2.id()))),
         splits(byId).stream().map(SnapshotMapReduceIT::range).toList());
+
+    // by tag: the tagged snapshot (not the current one), resolved and pinned when the splits are computed
+    a.manageTags(id1).tag("gold").commit();
+    Job byTag = newJob("by tag");
+    SnapshotInputFormat.setInput(byTag, a.id(), SnapshotSelector.tag("gold"));
+    assertEquals(splits.stream().map(SnapshotMapReduceIT::range).toList(),
+        splits(byTag).stream().map(SnapshotMapReduceIT::range).toList());
 
     // the whole job over three splits, as of the time between the publishes
     SnapshotDataset out = create("regionsOut");

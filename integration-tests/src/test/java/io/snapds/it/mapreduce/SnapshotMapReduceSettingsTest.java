@@ -56,7 +56,8 @@ class SnapshotMapReduceSettingsTest {
   void selectorRoundTripsThroughTheConfiguration() {
     Configuration conf = new Configuration(false);
     for (SnapshotSelector s : new SnapshotSelector[] {SnapshotSelector.current(),
-        SnapshotSelector.snapshot(SnapshotId.of(42)), SnapshotSelector.asOf(Instant.ofEpochMilli(1234567))}) {
+        SnapshotSelector.snapshot(SnapshotId.of(42)), SnapshotSelector.tag("gold"),
+        SnapshotSelector.asOf(Instant.ofEpochMilli(1234567))}) {
       SnapshotInputFormatImpl.setInput(conf, DATASET, s);
       assertEquals(s, SnapshotInputFormatImpl.selector(conf));
       assertEquals(DATASET, SnapshotInputFormatImpl.dataset(conf));
@@ -76,6 +77,14 @@ class SnapshotMapReduceSettingsTest {
         () -> SnapshotInputFormatImpl.selector(conf));
     assertEquals("both snapds.mapreduce.input.snapshot (7) and snapds.mapreduce.input.asof.ms (8) are set: pick one",
         both.getMessage());
+
+    conf.unset(SnapshotInputFormatImpl.AS_OF);
+    conf.set(SnapshotInputFormatImpl.TAG, "gold");
+    IllegalArgumentException tagAndId = assertThrows(IllegalArgumentException.class,
+        () -> SnapshotInputFormatImpl.selector(conf));
+    assertEquals("both snapds.mapreduce.input.tag (gold) and snapds.mapreduce.input.snapshot (7) are set: pick one",
+        tagAndId.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> SnapshotSelector.tag(""));
 
     IllegalArgumentException column = assertThrows(IllegalArgumentException.class,
         () -> SnapshotInputFormatImpl.setColumns(conf, "d", ":q"));

@@ -1,5 +1,6 @@
 package io.snapds.dataset.read;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import io.snapds.dataset.ReaderPin;
@@ -11,18 +12,20 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Which snapshot a reader reads: the current one, one by id, or the one that was current at a
- * time. Resolved once, when a job computes its splits or a query is compiled, and then pinned
+ * Which snapshot a reader reads: the current one, one by id, the one a tag names, or the one
+ * that was current at a time. Resolved once, when a job computes its splits or a query is compiled, and then pinned
  * ({@link #pin}). The MapReduce formats, Hive and the CDAP source all select with it. Immutable.
  */
 public final class SnapshotSelector {
-  private static final SnapshotSelector CURRENT = new SnapshotSelector(null, null);
+  private static final SnapshotSelector CURRENT = new SnapshotSelector(null, null, null);
 
   private final SnapshotId snapshot;
+  private final String tag;
   private final Instant asOf;
 
-  private SnapshotSelector(SnapshotId snapshot, Instant asOf) {
+  private SnapshotSelector(SnapshotId snapshot, String tag, Instant asOf) {
     this.snapshot = snapshot;
+    this.tag = tag;
     this.asOf = asOf;
   }
 
@@ -32,21 +35,37 @@ public final class SnapshotSelector {
   }
 
   public static SnapshotSelector snapshot(SnapshotId snapshot) {
-    return new SnapshotSelector(checkNotNull(snapshot, "snapshot id must not be null"), null);
+    return new SnapshotSelector(checkNotNull(snapshot, "snapshot id must not be null"), null, null);
+  }
+
+  /**
+   * The snapshot tagged {@code name} when the selection is resolved (a tag moved later does not
+   * move a job or query already resolved: it is pinned by id).
+   *
+   * @throws IllegalArgumentException if the name is empty
+   */
+  public static SnapshotSelector tag(String name) {
+    checkNotNull(name, "tag must not be null");
+    checkArgument(!name.isEmpty(), "tag must not be empty");
+    return new SnapshotSelector(null, name, null);
   }
 
   /** The snapshot that was current at {@code time} (time travel). */
   public static SnapshotSelector asOf(Instant time) {
-    return new SnapshotSelector(null, checkNotNull(time, "as-of time must not be null"));
+    return new SnapshotSelector(null, null, checkNotNull(time, "as-of time must not be null"));
   }
 
   /** Whether this selects whatever is current (then it is pinned with {@code pinCurrent}). */
   public boolean isCurrent() {
-    return snapshot == null && asOf == null;
+    return snapshot == null && tag == null && asOf == null;
   }
 
   public Optional<SnapshotId> snapshotId() {
     return Optional.ofNullable(snapshot);
+  }
+
+  public Optional<String> tagName() {
+    return Optional.ofNullable(tag);
   }
 
   public Optional<Instant> asOfTime() {
@@ -62,6 +81,9 @@ public final class SnapshotSelector {
     if (snapshot != null) {
       return dataset.readSnapshot(snapshot).snapshotId();
     }
+    if (tag != null) {
+      return dataset.readTag(tag).snapshotId();
+    }
     if (asOf != null) {
       return dataset.readAsOf(asOf).snapshotId();
     }
@@ -70,7 +92,7 @@ public final class SnapshotSelector {
 
   /**
    * Resolves this selection and pins the snapshot for {@code owner}: "current" is the snapshot
-   * current while the pin holds ({@link SnapshotDataset#pinCurrent}); an explicit id or time must
+   * current while the pin holds ({@link SnapshotDataset#pinCurrent}); an explicit id, tag or time must
    * name a readable snapshot, checked again once the pin row exists ({@link SnapshotDataset#pin}).
    *
    * @throws io.snapds.dataset.SnapshotNotAvailableException if there is no such readable snapshot
@@ -82,16 +104,17 @@ public final class SnapshotSelector {
   @Override
   public boolean equals(Object o) {
     return o instanceof SnapshotSelector other && Objects.equals(snapshot, other.snapshot)
-        && Objects.equals(asOf, other.asOf);
+        && Objects.equals(tag, other.tag) && Objects.equals(asOf, other.asOf);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(snapshot, asOf);
+    return Objects.hash(snapshot, tag, asOf);
   }
 
   @Override
   public String toString() {
-    return snapshot != null ? "snapshot " + snapshot : asOf != null ? "as of " + asOf : "current snapshot";
+    return snapshot != null ? "snapshot " + snapshot : tag != null ? "snapshot tagged '" + tag + "'"
+        : asOf != null ? "as of " + asOf : "current snapshot";
   }
 }

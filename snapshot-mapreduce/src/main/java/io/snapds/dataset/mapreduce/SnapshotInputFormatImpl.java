@@ -46,6 +46,8 @@ public final class SnapshotInputFormatImpl {
   public static final String SNAPSHOT = PREFIX + "snapshot";
   /** Optional: read the snapshot current at this time (epoch milliseconds). */
   public static final String AS_OF = PREFIX + "asof.ms";
+  /** The input snapshot by tag, resolved when the splits are computed. */
+  public static final String TAG = PREFIX + "tag";
   /** Optional: columns to read, {@code family} or {@code family:qualifier}; default all. */
   public static final String COLUMNS = PREFIX + "columns";
   /** Optional: rows per scanner round trip. */
@@ -77,7 +79,9 @@ public final class SnapshotInputFormatImpl {
     conf.set(DATASET, dataset.toString());
     conf.unset(SNAPSHOT);
     conf.unset(AS_OF);
+    conf.unset(TAG);
     selector.snapshotId().ifPresent(id -> conf.set(SNAPSHOT, id.toString()));
+    selector.tagName().ifPresent(t -> conf.set(TAG, t));
     selector.asOfTime().ifPresent(t -> conf.setLong(AS_OF, t.toEpochMilli()));
   }
 
@@ -113,10 +117,16 @@ public final class SnapshotInputFormatImpl {
   public static SnapshotSelector selector(Configuration conf) {
     String id = conf.getTrimmed(SNAPSHOT);
     String asOf = conf.getTrimmed(AS_OF);
+    String tag = conf.getTrimmed(TAG);
     checkArgument(id == null || asOf == null, "both %s (%s) and %s (%s) are set: pick one", SNAPSHOT, id,
         AS_OF, asOf);
+    checkArgument(tag == null || (id == null && asOf == null), "both %s (%s) and %s (%s) are set: pick one",
+        TAG, tag, id != null ? SNAPSHOT : AS_OF, id != null ? id : asOf);
     if (id != null) {
       return SnapshotSelector.snapshot(SnapshotId.parse(id));
+    }
+    if (tag != null) {
+      return SnapshotSelector.tag(tag);
     }
     return asOf != null ? SnapshotSelector.asOf(Instant.ofEpochMilli(Long.parseLong(asOf)))
         : SnapshotSelector.current();
