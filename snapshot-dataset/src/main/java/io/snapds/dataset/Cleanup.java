@@ -108,7 +108,7 @@ final class Cleanup {
     endFinishedBuilds();
 
     // a fresh transaction: what is in progress now, and what the metadata says now
-    Probe probe = store.read(Probe::of);
+    Probe probe = store.read(view -> Probe.of(view, true));
     List<SnapshotId> cleaned = new ArrayList<>();
     Set<SnapshotId> withProgress = new HashSet<>();
     List<SnapshotId> deferred = new ArrayList<>();
@@ -242,7 +242,7 @@ final class Cleanup {
    * of {@link #eligible}, explained. Reads as a cleanup run's probe does, and the live pins of each.
    */
   static List<DatasetStatus.Backlog> backlog(MetadataView view, LockTable locks) {
-    Probe probe = Probe.of(view);
+    Probe probe = Probe.of(view, false); // status needs no progress rows
     Optional<Long> oldest = probe.oldestReader() == Long.MAX_VALUE ? Optional.empty()
         : Optional.of(probe.oldestReader());
     List<DatasetStatus.Backlog> backlog = new ArrayList<>();
@@ -287,12 +287,15 @@ final class Cleanup {
    */
   private record Probe(List<SnapshotInfo> awaiting, Map<SnapshotId, CleanupProgress> progress,
       List<SnapshotId> published, long oldestReader, long[] invalids) {
-    static Probe of(MetadataView view) {
+    /** {@code withProgress}: also read the progress rows (one get per fenced snapshot), which only a run needs. */
+    static Probe of(MetadataView view, boolean withProgress) {
       Transaction tx = view.transaction();
       List<SnapshotInfo> awaiting = view.awaitingCleanup();
       Map<SnapshotId, CleanupProgress> progress = new HashMap<>();
-      awaiting.stream().filter(s -> needsCleanup(s) && s.cleanupFence() != 0)
-          .forEach(s -> progress.put(s.id(), view.cleanupProgress(s.id())));
+      if (withProgress) {
+        awaiting.stream().filter(s -> needsCleanup(s) && s.cleanupFence() != 0)
+            .forEach(s -> progress.put(s.id(), view.cleanupProgress(s.id())));
+      }
       List<SnapshotId> published = new ArrayList<>();
       view.retained().forEach(s -> published.add(s.id()));
       awaiting.stream().filter(s -> s.state() == SnapshotState.EXPIRED).forEach(s -> published.add(s.id()));
