@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.snapds.dataset.store.CleanupProgress;
 import io.snapds.dataset.store.InMemoryMetadataStore;
 import io.snapds.dataset.store.MetadataView;
 import io.snapds.dataset.testing.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -243,5 +245,43 @@ class MetadataRulesTest {
     assertTrue(store.read(MetadataView::historyHorizon).isPresent());
     assertEquals(2, store.read(MetadataView::retained).size());
     assertTrue(store.rowCount() < rowsBefore / 2, store.rowCount() + " rows of " + rowsBefore);
+  }
+
+  /**
+   * A progress row a concurrent cleanup recorded after another had finished the snapshot (and
+   * removed the row it knew of) is left behind: it goes with the snapshot's record at the
+   * horizon, so such rows never outgrow the retained records.
+   */
+  @Test
+  void aProgressRowLeftBehindGoesWithItsRecordAtTheHorizon() {
+    List<SnapshotId> ids = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      SnapshotId id = begin("run-" + i, null, 1);
+      publish(id, "run-" + i, null, 1, 1);
+      ids.add(id);
+      clock.advance(Duration.ofSeconds(1));
+    }
+    store.update("fence", view -> {
+      Cleanup.fence(view);
+      return null;
+    });
+    store.update("cleaned", view -> {
+      for (SnapshotInfo s : view.awaitingCleanup()) {
+        view.putSnapshot(s.toBuilder().cleanedAt(view.commitTime()).build());
+      }
+      return null;
+    });
+    SnapshotId late = ids.get(0);
+    CleanupProgress piece = CleanupProgress.NONE.with(new CleanupProgress.KeyRange(new byte[0], new byte[] {'m'}), 7);
+    store.update("a late progress record", view -> {
+      view.putCleanupProgress(late, piece);
+      return null;
+    });
+    assertEquals(piece, store.read(v -> v.cleanupProgress(late)));
+    MetadataView.HorizonTrim trim = store.update("trim",
+        view -> view.trimToHorizon(1, Optional.empty(), NewSnapshot::lockName));
+    assertEquals(2, trim.snapshotRecords()); // 3 cleaned, 1 kept
+    assertTrue(store.read(v -> v.snapshot(late)).isEmpty());
+    assertEquals(CleanupProgress.NONE, store.read(v -> v.cleanupProgress(late)), "the late progress row went too");
   }
 }
