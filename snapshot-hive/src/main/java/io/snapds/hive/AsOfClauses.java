@@ -22,7 +22,7 @@ import org.apache.hadoop.hive.ql.plan.OperatorDesc;
 
 /**
  * Resolves and pins, when the query is compiled, the snapshots its {@code FOR SYSTEM_VERSION AS
- * OF} and {@code FOR SYSTEM_TIME AS OF} clauses name: Hive 4.1 hands these clauses to storage
+ * OF} and {@code FOR SYSTEM_TIME AS OF} clauses and its tag references ({@code db.table.tag_<name>}) name: Hive 4.1 hands these clauses to storage
  * handlers only when a job reads the table, so without this a bad id fails only then. Run from
  * {@link SnapshotQueryHook} as a semantic analyzer hook. The input format later finds the same
  * resolution in {@link QueryPins}.
@@ -61,6 +61,9 @@ final class AsOfClauses {
     if (table.getAsOfVersion() != null) {
       return SnapshotSelector.snapshot(SnapshotId.parse(table.getAsOfVersion()));
     }
+    if (table.getSnapshotRef() != null) {
+      return SnapshotSettings.fromRef(table.getFullyQualifiedName(), table.getSnapshotRef());
+    }
     if (table.getAsOfTimestamp() != null) {
       // as HiveInputFormat converts it for the job: in the session's time zone
       long millis = TimestampTZUtil.parse(table.getAsOfTimestamp(), conf.getLocalTimeZone()).toEpochMilli();
@@ -71,6 +74,7 @@ final class AsOfClauses {
 
   private static String clause(Table table) {
     return table.getAsOfVersion() != null ? "FOR SYSTEM_VERSION AS OF " + table.getAsOfVersion()
+        : table.getSnapshotRef() != null ? "(ref " + table.getSnapshotRef() + ")"
         : "FOR SYSTEM_TIME AS OF '" + table.getAsOfTimestamp() + "'";
   }
 

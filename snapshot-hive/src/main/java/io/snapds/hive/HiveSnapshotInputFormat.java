@@ -59,9 +59,12 @@ public final class HiveSnapshotInputFormat implements InputFormat<ImmutableBytes
   static SnapshotId snapshotForScan(JobConf job, DatasetId dataset) {
     String version = job.get(TableScanDesc.AS_OF_VERSION);
     String time = job.get(TableScanDesc.AS_OF_TIMESTAMP);
+    String ref = job.get(TableScanDesc.SNAPSHOT_REF);
     SnapshotSelector selector;
     if (version != null && !version.isBlank()) {
       selector = SnapshotSelector.snapshot(SnapshotId.parse(version));
+    } else if (ref != null && !ref.isBlank()) {
+      selector = SnapshotSettings.fromRef(dataset.toString(), ref);
     } else if (time != null && !time.isBlank()) {
       selector = SnapshotSelector.asOf(SnapshotSettings.parseTime("FOR SYSTEM_TIME AS OF", time));
     } else {

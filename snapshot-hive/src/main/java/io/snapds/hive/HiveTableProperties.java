@@ -13,6 +13,12 @@ public final class HiveTableProperties {
    * ISO-8601 instant ({@code 2026-11-30T08:00:00Z}) or epoch milliseconds.
    */
   public static final String SNAPSHOT_AS_OF = "snapds.snapshot.asof";
+  /**
+   * Session setting or table property: read the snapshot this tag names when the query is
+   * compiled (the tag is exact, case included; the query form {@code db.table.tag_<name>} is
+   * folded to lower case by Hive's parser).
+   */
+  public static final String SNAPSHOT_TAG = "snapds.snapshot.tag";
   /** Setting: how long a query's reader pin keeps its snapshot from cleanup, seconds (default 86400). */
   public static final String PIN_TTL_SECONDS = "snapds.reader.pin.ttl.seconds";
 

@@ -49,6 +49,7 @@ final class SharedScanGuard {
         if (op instanceof TableScanOperator) {
           TableScanDesc scan = ((TableScanOperator) op).getConf();
           String version = scan.getAsOfVersion() != null ? "version " + scan.getAsOfVersion()
+              : scan.getSnapshotRef() != null ? "ref " + scan.getSnapshotRef()
               : scan.getAsOfTimestamp() != null ? "time " + scan.getAsOfTimestamp() : "the query's snapshot";
           versions.add(version);
           described.add(alias + " at " + version);

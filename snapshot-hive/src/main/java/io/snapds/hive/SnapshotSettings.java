@@ -6,45 +6,80 @@ import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.read.SnapshotSelector;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Properties;
+import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.common.type.Timestamp;
 
 /**
  * Reads which snapshot a table reference selects from its settings: the table property first,
- * then the session setting ({@code snapds.snapshot.id}, {@code snapds.snapshot.asof}); with
- * neither, the current snapshot.
+ * then the session setting ({@code snapds.snapshot.id}, {@code snapds.snapshot.tag},
+ * {@code snapds.snapshot.asof}, at most one of them per level); with none, the current snapshot.
  */
 final class SnapshotSettings {
   private SnapshotSettings() {}
 
   /**
-   * @throws IllegalArgumentException naming the setting whose value does not parse, or when both
-   *     an id and a time are given at the same level
+   * @throws IllegalArgumentException naming the setting whose value does not parse, or the
+   *     settings when more than one of id, tag and time is given at the same level
    */
   static SnapshotSelector fromSettings(Properties table, Configuration session) {
-    SnapshotSelector fromTable = parse("table property", table.getProperty(HiveTableProperties.SNAPSHOT_ID),
-        table.getProperty(HiveTableProperties.SNAPSHOT_AS_OF));
+    SnapshotSelector fromTable = parse("table property", table::getProperty);
     if (!fromTable.equals(SnapshotSelector.current())) {
       return fromTable;
     }
-    return parse("setting", session.get(HiveTableProperties.SNAPSHOT_ID), session.get(HiveTableProperties.SNAPSHOT_AS_OF));
+    return parse("setting", session::get);
   }
 
-  private static SnapshotSelector parse(String level, String id, String asOf) {
-    boolean hasId = id != null && !id.isBlank();
-    boolean hasAsOf = asOf != null && !asOf.isBlank();
-    checkArgument(!(hasId && hasAsOf), "%s %s=%s and %s=%s are both set; set only one", level,
-        HiveTableProperties.SNAPSHOT_ID, id, HiveTableProperties.SNAPSHOT_AS_OF, asOf);
-    if (hasId) {
+  private static SnapshotSelector parse(String level, UnaryOperator<String> settings) {
+    Map<String, String> given = new LinkedHashMap<>();
+    for (String key : new String[] {HiveTableProperties.SNAPSHOT_ID, HiveTableProperties.SNAPSHOT_TAG,
+        HiveTableProperties.SNAPSHOT_AS_OF}) {
+      String value = settings.apply(key);
+      if (value != null && !value.isBlank()) {
+        given.put(key, value);
+      }
+    }
+    checkArgument(given.size() <= 1, "%s %s are %s set; set only one", level,
+        given.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" and ")),
+        given.size() == 2 ? "both" : "all");
+    String id = given.get(HiveTableProperties.SNAPSHOT_ID);
+    String tag = given.get(HiveTableProperties.SNAPSHOT_TAG);
+    String asOf = given.get(HiveTableProperties.SNAPSHOT_AS_OF);
+    if (tag != null) {
+      return SnapshotSelector.tag(tag.trim());
+    }
+    if (id != null) {
       try {
         return SnapshotSelector.snapshot(SnapshotId.parse(id));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(level + " " + HiveTableProperties.SNAPSHOT_ID + ": " + e.getMessage(), e);
       }
     }
-    return hasAsOf ? SnapshotSelector.asOf(parseTime(level + " " + HiveTableProperties.SNAPSHOT_AS_OF, asOf))
+    return asOf != null ? SnapshotSelector.asOf(parseTime(level + " " + HiveTableProperties.SNAPSHOT_AS_OF, asOf))
         : SnapshotSelector.current();
+  }
+
+  /** The prefix of a tag in a table reference: {@code db.table.tag_<name>}, as Hive writes Iceberg's refs. */
+  static final String TAG_REF_PREFIX = "tag_";
+
+  /**
+   * The selection of a table reference's snapshot ref, {@code db.table.tag_<name>} (Hive's syntax
+   * for Iceberg's refs, {@code hive.io.snapshot.ref} in a job): the tag {@code <name>}.
+   *
+   * @throws IllegalArgumentException naming the reference when it is not a tag (a branch, or
+   *     anything else: a snapshot dataset has tags and no branches or metadata tables)
+   */
+  static SnapshotSelector fromRef(String table, String ref) {
+    if (ref.startsWith(TAG_REF_PREFIX) && ref.length() > TAG_REF_PREFIX.length()) {
+      return SnapshotSelector.tag(ref.substring(TAG_REF_PREFIX.length()));
+    }
+    throw new IllegalArgumentException("table reference " + table + "." + ref + ": a snapshot dataset's table "
+        + "has tags, read one as " + table + "." + TAG_REF_PREFIX + "<name> (or set "
+        + HiveTableProperties.SNAPSHOT_TAG + "); it has no branches or metadata tables");
   }
 
   /**

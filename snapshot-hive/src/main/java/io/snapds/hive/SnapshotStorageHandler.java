@@ -68,6 +68,28 @@ public class SnapshotStorageHandler extends DefaultStorageHandler implements Hiv
     return true;
   }
 
+  /** A tag read as {@code db.table.tag_<name>}: Hive's syntax for Iceberg's refs. */
+  @Override
+  public boolean isTableMetaRefSupported() {
+    return true;
+  }
+
+  /**
+   * Accepts {@code tag_<name>} (resolved and pinned with the query's other clauses, see
+   * {@link AsOfClauses}), refuses anything else by name.
+   */
+  @Override
+  public org.apache.hadoop.hive.ql.metadata.Table checkAndSetTableMetaRef(org.apache.hadoop.hive.ql.metadata.Table table,
+      String ref) throws SemanticException {
+    try {
+      SnapshotSettings.fromRef(table.getFullyQualifiedName(), ref);
+    } catch (IllegalArgumentException e) {
+      throw new SemanticException(e.getMessage(), e);
+    }
+    table.setSnapshotRef(ref);
+    return table;
+  }
+
   /**
    * Resolves the snapshot the query reads (once per query, see {@link QueryPins}) and writes it,
    * with the dataset and the mapping, into the job.

@@ -57,6 +57,22 @@ class CompileErrorsTest {
   }
 
   @Test
+  void unknownTagAndABranch() throws Exception {
+    Prices prices = Prices.create(hive, "untagged");
+    prices.publish(1, 3);
+    String setting = failure(HiveTableProperties.SNAPSHOT_TAG, "nightly", "SELECT count(*) FROM " + prices.table);
+    assertContains("nightly", setting);
+    assertContains(prices.id.toString(), setting);
+    String reference = failure("SELECT count(*) FROM default." + prices.table + ".tag_nightly");
+    assertContains("SemanticException table default." + prices.table + " (ref tag_nightly): ", reference);
+    assertContains("nightly", reference.substring(reference.indexOf("(ref tag_nightly): ")));
+    String branch = failure("SELECT count(*) FROM default." + prices.table + ".branch_dev");
+    assertContains("table reference default." + prices.table + ".branch_dev: a snapshot dataset's table has tags",
+        branch);
+    assertEquals(List.of("3"), hive.sql("SELECT count(*) FROM " + prices.table), "the current snapshot still reads");
+  }
+
+  @Test
   void expiredSnapshotId() throws Exception {
     Prices prices = Prices.create(hive, "expired");
     SnapshotId first = prices.publish(1, 3).id();

@@ -39,6 +39,30 @@ class SnapshotSettingsTest {
   }
 
   @Test
+  void aTagAtEitherLevel() {
+    assertEquals(SnapshotSelector.tag("Release"), SnapshotSettings.fromSettings(
+        table(HiveTableProperties.SNAPSHOT_TAG, "Release"), session(HiveTableProperties.SNAPSHOT_ID, "7")));
+    assertEquals(SnapshotSelector.tag("nightly"), SnapshotSettings.fromSettings(
+        table(null, null), session(HiveTableProperties.SNAPSHOT_TAG, "nightly")));
+    assertEquals(SnapshotSelector.tag("nightly"), SnapshotSettings.fromRef("default.t", "tag_nightly"));
+    IllegalArgumentException branch = assertThrows(IllegalArgumentException.class,
+        () -> SnapshotSettings.fromRef("default.t", "branch_dev"));
+    assertTrue(branch.getMessage().startsWith("table reference default.t.branch_dev: a snapshot dataset's table has "
+        + "tags, read one as default.t.tag_<name>"), branch.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> SnapshotSettings.fromRef("default.t", "tag_"));
+  }
+
+  @Test
+  void aTagAndAnIdAtOneLevelIsAnError() {
+    Properties p = table(HiveTableProperties.SNAPSHOT_ID, "5");
+    p.setProperty(HiveTableProperties.SNAPSHOT_TAG, "nightly");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> SnapshotSettings.fromSettings(p, session(null, null)));
+    assertEquals("table property snapds.snapshot.id=5 and snapds.snapshot.tag=nightly are both set; set only one",
+        e.getMessage());
+  }
+
+  @Test
   void timesInThreeForms() {
     Instant t = Instant.parse("2026-11-30T08:00:00Z");
     assertEquals(t, SnapshotSettings.parseTime("x", Long.toString(t.toEpochMilli())));

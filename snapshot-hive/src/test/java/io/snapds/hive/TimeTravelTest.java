@@ -23,7 +23,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Reading a retained older snapshot: by id or time in the query (FOR SYSTEM_VERSION / SYSTEM_TIME
- * AS OF), by session setting, by table property; and joining it with today's.
+ * AS OF), by tag ({@code db.table.tag_<name>}), by session setting, by table property; and joining
+ * it with today's.
  */
 @ExtendWith(MiniClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -66,6 +67,28 @@ class TimeTravelTest {
     assertEquals(List.of("20"), hive.sqlWith(HiveTableProperties.SNAPSHOT_AS_OF, isoUtc(old),
         "SELECT count(*) FROM " + prices.table));
     assertEquals(List.of("30"), hive.sql("SELECT count(*) FROM " + prices.table));
+  }
+
+  @Test
+  void aTagByTableReferenceSettingAndTableProperty() throws Exception {
+    // a tag of its own: the other tests read this dataset's snapshots by id and time only
+    prices.dataset.manageTags(old).tag("release").commit();
+    assertEquals(prices.rows(old, RowScan.all()), hive.sql("SELECT * FROM default." + prices.table + ".tag_release"));
+    assertEquals(List.of("20"), hive.sqlWith(HiveTableProperties.SNAPSHOT_TAG, "release",
+        "SELECT count(*) FROM " + prices.table));
+    String tagged = prices.table + "_release";
+    hive.sql("CREATE EXTERNAL TABLE " + tagged + " (" + Prices.COLUMNS + ") STORED BY '"
+        + SnapshotStorageHandler.class.getName() + "' TBLPROPERTIES ('snapds.dataset'='" + prices.id
+        + "', 'snapds.columns.mapping'='" + Prices.MAPPING + "', 'snapds.snapshot.tag'='release')");
+    assertEquals(List.of("20"), hive.sql("SELECT count(*) FROM " + tagged));
+    assertEquals(expectedJoin(), hive.sql("SELECT cur.sku, prev.price, cur.price FROM " + prices.table
+        + " cur JOIN default." + prices.table + ".tag_release prev ON cur.sku = prev.sku ORDER BY cur.sku"));
+
+    // a tag is resolved per query: once moved, the next query reads where it points now
+    prices.dataset.manageTags(old).untag("release").commit();
+    prices.dataset.manageTags(today).tag("release").commit();
+    assertEquals(List.of("30"), hive.sql("SELECT count(*) FROM " + tagged));
+    assertEquals(List.of("30"), hive.sql("SELECT count(*) FROM default." + prices.table + ".tag_release"));
   }
 
   private String isoUtc(SnapshotId snapshot) {
