@@ -100,7 +100,7 @@ public class SnapshotSource extends BatchSource<ImmutableBytesWritable, Snapshot
       SnapshotSelector configured = configuredSelector();
       readSnapshot = configured.resolve(dataset);
       boolean current = configured.isCurrent();
-      // an id or a time is resolved once, here: the job reads (and pins) that id
+      // an id, a tag or a time is resolved once, here: the job reads (and pins) that id
       selector = current ? SnapshotSelector.current() : SnapshotSelector.snapshot(readSnapshot);
       LOG.info("Stage {} reads snapshot {} of {}{}", context.getStageName(), readSnapshot, dataset.id(),
           current ? " (or the one current when the job pins it)" : "");
@@ -123,11 +123,15 @@ public class SnapshotSource extends BatchSource<ImmutableBytesWritable, Snapshot
     }
   }
 
-  /** The configured snapshot: by id, else as of a time, else the current one. */
+  /** The configured snapshot: by id, else by tag, else as of a time, else the current one. */
   private SnapshotSelector configuredSelector() {
     Optional<SnapshotId> id = config.snapshotId();
     if (id.isPresent()) {
       return SnapshotSelector.snapshot(id.get());
+    }
+    Optional<String> tag = config.tag();
+    if (tag.isPresent()) {
+      return SnapshotSelector.tag(tag.get());
     }
     return config.asOf().map(SnapshotSelector::asOf).orElseGet(SnapshotSelector::current);
   }

@@ -5,21 +5,26 @@ import io.cdap.cdap.api.annotation.Macro;
 import io.cdap.cdap.api.annotation.Name;
 import io.cdap.cdap.api.data.schema.Schema;
 import io.cdap.cdap.etl.api.FailureCollector;
+import io.cdap.cdap.etl.api.validation.ValidationFailure;
 import io.snapds.cdap.codec.SchemaTypes;
 import io.snapds.dataset.SnapshotId;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
  * The source's properties: beside the dataset and connection, which snapshot to read (the
- * current one, a snapshot id, or the one current at a time) and the schema of the records.
+ * current one, a snapshot id, the one a tag names, or the one current at a time; at most one of
+ * id, tag and time) and the schema of the records.
  */
 public class SnapshotSourceConfig extends SnapshotDatasetConfig {
   public static final String SNAPSHOT_ID = "snapshotId";
   public static final String AS_OF = "asOf";
+  public static final String TAG = "tag";
   public static final String SCHEMA = "schema";
 
   @Name(SNAPSHOT_ID)
@@ -27,6 +32,13 @@ public class SnapshotSourceConfig extends SnapshotDatasetConfig {
   @Macro
   @Nullable
   String snapshotId;
+
+  @Name(TAG)
+  @Description("Read the snapshot this tag names when the run starts (exact name, as 'snapds tag' set it). "
+      + "Empty: the current snapshot (or the one given by 'snapshotId' or 'asOf').")
+  @Macro
+  @Nullable
+  String tag;
 
   @Name(AS_OF)
   @Description("Read the snapshot that was current at this time: ISO-8601 (2026-11-30T06:00:00Z) or epoch "
@@ -48,6 +60,10 @@ public class SnapshotSourceConfig extends SnapshotDatasetConfig {
     return isEmpty(snapshotId) ? Optional.empty() : Optional.of(SnapshotId.parse(snapshotId.trim()));
   }
 
+  public Optional<String> tag() {
+    return isEmpty(tag) ? Optional.empty() : Optional.of(tag.trim());
+  }
+
   public Optional<Instant> asOf() {
     if (isEmpty(asOf)) {
       return Optional.empty();
@@ -62,6 +78,10 @@ public class SnapshotSourceConfig extends SnapshotDatasetConfig {
       throw new IllegalArgumentException("invalid time '" + asOf + "': use ISO-8601 (2026-11-30T06:00:00Z) "
           + "or epoch milliseconds");
     }
+  }
+
+  private String selection(String property) {
+    return SNAPSHOT_ID.equals(property) ? snapshotId : TAG.equals(property) ? tag : asOf;
   }
 
   /** Whether an output schema is given (else the dataset's schema gives it). */
@@ -97,9 +117,20 @@ public class SnapshotSourceConfig extends SnapshotDatasetConfig {
             .withConfigProperty(AS_OF);
       }
     }
-    if (!containsMacro(SNAPSHOT_ID) && !containsMacro(AS_OF) && !isEmpty(snapshotId) && !isEmpty(asOf)) {
-      collector.addFailure("Both a snapshot id and an as-of time are set.", "Set at most one of them.")
-          .withConfigProperty(SNAPSHOT_ID).withConfigProperty(AS_OF);
+    List<String> selections = new ArrayList<>();
+    for (String property : new String[] {SNAPSHOT_ID, TAG, AS_OF}) {
+      if (containsMacro(property) || !isEmpty(selection(property))) {
+        selections.add(property);
+      }
+    }
+    boolean macros = selections.stream().anyMatch(this::containsMacro);
+    if (selections.size() > 1 && !macros) {
+      ValidationFailure failure = collector.addFailure(
+          selections.size() == 2 && selections.containsAll(List.of(SNAPSHOT_ID, AS_OF))
+              ? "Both a snapshot id and an as-of time are set."
+              : "More than one of snapshot id, tag and as-of time is set: " + String.join(", ", selections) + ".",
+          "Set at most one of them.");
+      selections.forEach(failure::withConfigProperty);
     }
     if (containsMacro(SCHEMA)) {
       return;

@@ -297,6 +297,10 @@ class SnapshotSinkPipelineTest {
     source.remove("snapshotId");
     source.put("asOf", String.valueOf(olderSnapshot.committedAt().orElseThrow().toEpochMilli()));
     assertEquals(Set.copyOf(expected(older)), readWithSource(source), "the snapshot current at a time");
+    source.remove("asOf");
+    dataset.manageTags(olderSnapshot.id()).tag("audited").commit();
+    source.put("tag", "audited");
+    assertEquals(Set.copyOf(expected(older)), readWithSource(source), "the snapshot a tag names");
   }
 
   @Test

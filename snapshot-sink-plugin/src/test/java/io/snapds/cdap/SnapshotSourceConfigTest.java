@@ -78,6 +78,10 @@ class SnapshotSourceConfigTest {
     assertEquals(Instant.parse("2026-11-30T06:00:00Z"), PluginConfigs.create(SnapshotSourceConfig.class, p).asOf().orElseThrow());
     p.put("asOf", "1700000000000");
     assertEquals(Instant.ofEpochMilli(1_700_000_000_000L), PluginConfigs.create(SnapshotSourceConfig.class, p).asOf().orElseThrow());
+    p.remove("asOf");
+    p.put("tag", " Release ");
+    assertEquals("Release", PluginConfigs.create(SnapshotSourceConfig.class, p).tag().orElseThrow());
+    assertEquals(List.of(), configure(p));
   }
 
   @Test
@@ -125,6 +129,14 @@ class SnapshotSourceConfigTest {
     ValidationFailure f = single(configure(both));
     assertEquals("Both a snapshot id and an as-of time are set.", f.getMessage());
     assertEquals(Set.of("snapshotId", "asOf"), properties(f));
+    both.put("tag", "release");
+    ValidationFailure all = single(configure(both));
+    assertEquals("More than one of snapshot id, tag and as-of time is set: snapshotId, tag, asOf.", all.getMessage());
+    assertEquals(Set.of("snapshotId", "tag", "asOf"), properties(all));
+    Map<String, String> tagAndTime = valid();
+    tagAndTime.put("tag", "release");
+    tagAndTime.put("asOf", "1700000000000");
+    assertEquals(Set.of("tag", "asOf"), properties(single(configure(tagAndTime))));
   }
 
   @Test
