@@ -801,6 +801,9 @@ final class LayoutView implements MetadataView {
     deleteRow(row, rows.get(row));
     cleaned.drop(s.id());
     records.put(s.id(), Optional.empty());
+    // a progress row a concurrent cleanup recorded after the snapshot was done (one get of a row
+    // that is almost always absent, per record dropped): no such row outlives its record
+    putCleanupProgress(s.id(), CleanupProgress.NONE);
     if (s.runId().isPresent() && snapshotForRun(s.runId().get()).equals(Optional.of(s.id()))) {
       byte[] run = key(RUN, s.runId().get());
       deleteRow(run, rows.get(run));
