@@ -126,7 +126,13 @@ public final class DatasetProperties {
     return maxBuildTime;
   }
 
-  /** How often a metadata commit is retried after losing a race with another commit. */
+  /**
+   * {@code commit.retries}: how often a metadata commit of an operation (begin, publish, abort,
+   * expire, rollback, tags, lock fencing, schema, create, drop) is retried after losing a race
+   * with another commit to this dataset, with a jittered backoff from 5 ms doubling up to
+   * 500 ms. Default 10. Cleanup's deferrable bookkeeping (which the next run redoes) is retried
+   * at most twice whatever this says. 0 means one attempt.
+   */
   public int commitRetries() {
     return commitRetries;
   }
@@ -263,6 +269,7 @@ public final class DatasetProperties {
       return this;
     }
 
+    /** See {@link DatasetProperties#commitRetries()}; must be >= 0. */
     public Builder commitRetries(int commitRetries) {
       this.commitRetries = commitRetries;
       return this;
