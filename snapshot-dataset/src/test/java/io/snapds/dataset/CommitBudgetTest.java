@@ -3,8 +3,10 @@ package io.snapds.dataset;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.snapds.dataset.store.InMemoryMetadataStore;
+import io.snapds.dataset.store.MetadataView;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -27,6 +29,19 @@ class CommitBudgetTest {
     WriterOptions options = new WriterOptions("w", runId, null, NewSnapshot.lockName(null), 1024);
     return store.update("publish", new Publication(DS, id, 1, options, 1, 1, Map.of(),
         RetentionPolicy.retainLast(retainLast))::apply);
+  }
+
+  @Test
+  void theDefaultBudgetOutlastsMoreThanTenLostRaces() {
+    assertTrue(DatasetProperties.defaults().commitRetries() > 10, "default commit.retries");
+    SnapshotId id = fixture.begin("r1", null, 1);
+    store.loseRaces(20);
+    long before = store.attempts();
+    publish(id, "r1", 100);
+    assertEquals(0, store.racesLeftToLose());
+    assertEquals(21, store.attempts() - before, "20 lost, the 21st committed");
+    assertEquals(SnapshotState.COMMITTED, stored(id).state());
+    assertEquals(id, store.read(MetadataView::current).orElseThrow());
   }
 
   @Test

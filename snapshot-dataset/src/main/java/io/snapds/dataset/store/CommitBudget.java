@@ -15,7 +15,7 @@ final class CommitBudget {
   /** Backoff before the first retry of either budget; it doubles on every further one. */
   static final Duration FIRST_BACKOFF = Duration.ofMillis(5);
   /** Longest backoff of an operation's budget. */
-  static final Duration MAX_BACKOFF = Duration.ofMillis(500);
+  static final Duration MAX_BACKOFF = Duration.ofSeconds(1);
   /** Retries of a deferrable step (so at most three attempts), never more than the dataset's. */
   static final int DEFERRABLE_RETRIES = 2;
   /** Longest backoff of a deferrable step. */
