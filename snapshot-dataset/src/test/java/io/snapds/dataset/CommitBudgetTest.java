@@ -79,8 +79,8 @@ class CommitBudgetTest {
   void aDeferrableStepNeverGetsMoreThanTheDatasetsBudget() {
     InMemoryMetadataStore strict = new InMemoryMetadataStore(DS, fixture.clock, 0);
     strict.loseRaces(5);
-    assertThrows(CommitConflictException.class, () -> strict.updateDeferrable("record a position", view -> {
-      view.putDeliveredPosition("relay", 1);
+    assertThrows(CommitConflictException.class, () -> strict.updateDeferrable("write the CREATED event", view -> {
+      view.announceCreated();
       return null;
     }));
     assertEquals(1, strict.attempts(), "commit.retries 0: one attempt");
