@@ -131,8 +131,8 @@ public final class DatasetProperties {
    * expire, rollback, tags, lock fencing, schema, create, drop) is retried after losing a race
    * with another commit to this dataset, with a jittered backoff from 5 ms doubling up to 1 s.
    * Default 30: many writers starting at once each lose a race to every one that commits
-   * first. Cleanup's deferrable bookkeeping (which the next run redoes) is retried at most twice
-   * whatever this says. 0 means one attempt.
+   * first. Cleanup's deferrable bookkeeping (which the next run redoes) is retried at most 10
+   * times (backoff up to 500 ms) whatever this says. 0 means one attempt.
    */
   public int commitRetries() {
     return commitRetries;
