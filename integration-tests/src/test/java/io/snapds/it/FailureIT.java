@@ -61,6 +61,55 @@ class FailureIT {
   }
 
   @Test
+  void aDatasetWithDefaultPropertiesOutlastsMoreThanTenLostRacesOnAPublish() {
+    // many writers starting at once (SharedBuildIT on a loaded machine) each lose a race to every
+    // one that commits first: the default budget must outlast more than 10 of them
+    SnapshotDataset ds = datasets.create(MiniCluster.uniqueDataset("manyraces"), DatasetProperties.defaults());
+    SnapshotInfo before = writeAndCommit(ds.newSnapshot().begin(), "before", 3);
+    SnapshotWriter w = ds.newSnapshot().begin();
+    w.put(Bytes.toBytes("k"), "d", "v", Bytes.toBytes("x"));
+    int lost = 12;
+    tx.failConflictChecks(lost);
+    SnapshotInfo published = w.commit();
+    assertEquals(lost, tx.conflictsInjected(), "the publish lost " + lost + " races before it committed");
+    assertEquals(published.id(), ds.currentSnapshot().orElseThrow().id());
+    assertEquals(w.snapshotId(), published.id());
+    assertEquals(1, published.rowCount());
+    assertTrue(before.id().value() < published.id().value());
+  }
+
+  @Test
+  void aDeferrableCleanupStepGivesUpAfterItsShortBudgetAndTheNextRunDoesIt() throws Exception {
+    // with DEFAULT properties (the long budget of commit.retries): cleanup's bookkeeping is
+    // deferrable, so it gives up after a short budget instead of waiting out the long one
+    cluster.endLeftoverTransactions(); // writers the other tests left open count as readers
+    SnapshotDataset ds = datasets.create(MiniCluster.uniqueDataset("deferrable"),
+        DatasetProperties.builder().retention(RetentionPolicy.retainLast(1)).build());
+    SnapshotInfo first = writeAndCommit(ds.newSnapshot().begin(), "first", 5);
+    SnapshotInfo second = writeAndCommit(ds.newSnapshot().begin(), "second", 4);
+    assertEquals(SnapshotState.EXPIRED, ds.snapshot(first.id()).state());
+    assertTrue(ds.snapshot(first.id()).cleanupFence() != 0, "the publish fenced it");
+
+    tx.failConflictChecks(1_000); // every metadata commit with changes loses its race from here on
+    CleanupResult result = ds.cleanup();
+    int attempts = tx.conflictsInjected();
+    tx.failConflictChecks(0);
+    assertEquals(List.of(first.id()), result.cleaned(), "the expired snapshot was cleaned");
+    assertEquals(0, cluster.rawRows(ds.id(), first.id()), "its rows are gone");
+    assertTrue(ds.snapshot(first.id()).cleanedAt().isEmpty(), "recording it lost every race");
+    // the one step with something to commit (no dead writer, nothing past the horizon or the
+    // event window) is the record of the cleanup: 1 + 10 attempts, not the 1 + 30 of an operation
+    assertEquals(11, attempts, "attempts of the deferrable record of the cleanup");
+    assertTrue(attempts < 1 + ds.properties().commitRetries());
+
+    CleanupResult next = ds.cleanup();
+    assertEquals(0, next.rowsDeleted(), "nothing was left to delete");
+    assertTrue(ds.snapshot(first.id()).cleanedAt().isPresent(), "the next run recorded the cleanup");
+    assertEquals(11, tx.conflictsInjected(), "the next run lost no race");
+    assertEquals(true, Fixtures.observe(ds.readCurrent()).matches(second), "readers see the current one whole");
+  }
+
+  @Test
   void aCommitWithUnknownOutcomeIsReportedAsUnknownAndChangesNothingVisible() {
     SnapshotDataset ds = datasets.create(MiniCluster.uniqueDataset("unknown"), DatasetProperties.defaults());
     SnapshotInfo before = writeAndCommit(ds.newSnapshot().begin(), "before", 3);

@@ -99,10 +99,11 @@ final class Cleanup {
   }
 
   CleanupResult run(CleanupListener listener) {
-    // a step the next run redoes: a conflict on every attempt (steady publishing fences the same
-    // records) leaves dead writers and fences to it instead of failing the deletes below
+    // a step the next run redoes: a conflict on every attempt of its short budget (steady
+    // publishing fences the same records) leaves dead writers and fences to it instead of
+    // failing the deletes below
     List<SnapshotId> dead = untilNextRun("abort dead writers",
-        () -> store.update("abort dead writers", Cleanup::abortDeadWriters), List.of());
+        () -> store.updateDeferrable("abort dead writers", Cleanup::abortDeadWriters), List.of());
     dead.forEach(id -> LOG.warn("dataset {}: snapshot {} was left BUILDING by a writer that is gone; aborted",
         dataset, id));
     endFinishedBuilds();
@@ -134,7 +135,7 @@ final class Cleanup {
       }
     }
     if (!cleaned.isEmpty()) {
-      untilNextRun("record cleanup", () -> store.update("record cleanup", view -> {
+      untilNextRun("record cleanup", () -> store.updateDeferrable("record cleanup", view -> {
         for (SnapshotId id : cleaned) {
           view.snapshot(id).ifPresent(s -> view.putSnapshot(s.toBuilder().cleanedAt(view.commitTime()).build()));
         }
@@ -219,7 +220,9 @@ final class Cleanup {
    * Runs a step whose work the next cleanup redoes if it is not done: recording what was
    * deleted (the next run deletes nothing more and records it) and trimming the metadata. Under
    * steady publishing such a step can conflict on every retry, since every commit writes the
-   * pointer row; that must not fail a cleanup whose deletes are done.
+   * pointer row; that must not fail a cleanup whose deletes are done. Its commits are
+   * {@linkplain MetadataStore#updateDeferrable deferrable}: a short budget of retries, so that a
+   * run racing a publishing loop does not wait out {@code commit.retries} on every step.
    */
   private void untilNextRun(String step, Runnable action) {
     untilNextRun(step, () -> {

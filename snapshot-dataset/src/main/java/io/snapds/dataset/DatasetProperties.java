@@ -126,7 +126,14 @@ public final class DatasetProperties {
     return maxBuildTime;
   }
 
-  /** How often a metadata commit is retried after losing a race with another commit. */
+  /**
+   * {@code commit.retries}: how often a metadata commit of an operation (begin, publish, abort,
+   * expire, rollback, tags, lock fencing, schema, create, drop) is retried after losing a race
+   * with another commit to this dataset, with a jittered backoff from 5 ms doubling up to 1 s.
+   * Default 30: many writers starting at once each lose a race to every one that commits
+   * first. Cleanup's deferrable bookkeeping (which the next run redoes) is retried at most 10
+   * times (backoff up to 500 ms) whatever this says. 0 means one attempt.
+   */
   public int commitRetries() {
     return commitRetries;
   }
@@ -222,7 +229,7 @@ public final class DatasetProperties {
   }
 
   /**
-   * Defaults: family {@code d}, retain the last 3, default lock settings, 1 h builds, 10 retries,
+   * Defaults: family {@code d}, retain the last 3, default lock settings, 1 h builds, 30 commit retries,
    * a history horizon of the last 100 entries, the last 1000 events.
    */
   public static final class Builder {
@@ -230,7 +237,7 @@ public final class DatasetProperties {
     private RetentionPolicy retention = RetentionPolicy.DEFAULT;
     private LockSettings lockSettings = LockSettings.DEFAULT;
     private Duration maxBuildTime = Duration.ofHours(1);
-    private int commitRetries = 10;
+    private int commitRetries = 30;
     private int historyRetainLast = 100;
     private Duration historyRetainMaxAge;
     private int eventsRetainLast = 1000;
@@ -263,6 +270,7 @@ public final class DatasetProperties {
       return this;
     }
 
+    /** See {@link DatasetProperties#commitRetries()}; must be >= 0. */
     public Builder commitRetries(int commitRetries) {
       this.commitRetries = commitRetries;
       return this;

@@ -36,17 +36,21 @@ final class MetadataPruner {
   /** What one run removed. */
   record Pruned(int failedCells, MetadataView.HorizonTrim horizon) {}
 
-  /** @param invalids Tephra's invalid list as a transaction of this cleanup saw it */
+  /**
+   * @param invalids Tephra's invalid list as a transaction of this cleanup saw it
+   * @throws io.snapds.dataset.CommitConflictException when a trim lost every race of its short
+   *     (deferrable) budget; the next run trims
+   */
   Pruned run(long[] invalids) {
     List<Long> failed = new ArrayList<>(invalids.length);
     for (long t : invalids) {
       failed.add(t);
     }
     int cells = store.removeVersionsOf(failed);
-    MetadataView.HorizonTrim trim = store.update("trim metadata to the history horizon",
+    MetadataView.HorizonTrim trim = store.updateDeferrable("trim metadata to the history horizon",
         view -> view.trimToHorizon(properties.historyRetainLast(), properties.historyRetainMaxAge(),
             NewSnapshot::lockName));
-    int events = store.update("trim the event outbox", view -> view.trimEvents(properties.eventsRetainLast()));
+    int events = store.updateDeferrable("trim the event outbox", view -> view.trimEvents(properties.eventsRetainLast()));
     // the lock-table rows of source keys whose last record went: free ones go (a held or awaited
     // lock stays; its writer's next acquire starts from the recorded fence, or from 1 if none)
     int locksRemoved = 0;

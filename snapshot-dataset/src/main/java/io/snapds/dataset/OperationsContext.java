@@ -21,6 +21,8 @@ import java.util.function.Function;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.tephra.Transaction;
 import org.apache.tephra.TransactionSystemClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What every operation of one dataset works on (the role of Iceberg's {@code TableOperations}):
@@ -35,6 +37,8 @@ import org.apache.tephra.TransactionSystemClient;
  * operations that need nothing else (an {@code InMemoryMetadataStore}).
  */
 final class OperationsContext {
+  private static final Logger LOG = LoggerFactory.getLogger(OperationsContext.class);
+
   private final DatasetId id;
   private final DatasetProperties properties;
   private final MetadataStore store;
@@ -136,13 +140,24 @@ final class OperationsContext {
 
   // ---- the internal actions operations share ----
 
-  /** After an expiry committed: gives what it expired a cleanup fence (in a later transaction). */
+  /**
+   * After an expiry committed: gives what it expired a cleanup fence (in a later transaction).
+   * Deferrable: when it loses every race of its short budget, the next cleanup sets the fences
+   * (its first step fences every snapshot awaiting cleanup that has none), so the expiry that
+   * committed is not reported as failed, nor held up for the whole {@code commit.retries}.
+   */
   void fenceForCleanup(List<SnapshotInfo> expired) {
-    if (!expired.isEmpty()) {
-      store.update("mark cleanup fences", view -> {
+    if (expired.isEmpty()) {
+      return;
+    }
+    try {
+      store.updateDeferrable("mark cleanup fences", view -> {
         Cleanup.fence(view);
         return null;
       });
+    } catch (CommitConflictException e) {
+      LOG.info("dataset {}: setting the cleanup fences of {} snapshots conflicted on every attempt; the next "
+          + "cleanup sets them", id, expired.size());
     }
   }
 

@@ -119,7 +119,9 @@ final class RangeCleaner {
    */
   private void record(SnapshotId snapshot, CleanupProgress progress) {
     try {
-      store.update("record cleanup progress of " + snapshot, view -> {
+      // deferrable: losing costs at most a piece deleted again, waiting out commit.retries would
+      // hold up every further piece
+      store.updateDeferrable("record cleanup progress of " + snapshot, view -> {
         view.putCleanupProgress(snapshot, progress);
         return null;
       });

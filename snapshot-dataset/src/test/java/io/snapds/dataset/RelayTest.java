@@ -276,6 +276,12 @@ class RelayTest {
     }
 
     @Override
+    public <T> T updateDeferrable(String operation, Operation<T> op) {
+      commits++;
+      return store.updateDeferrable(operation, op);
+    }
+
+    @Override
     public <T> T read(Function<MetadataView, T> reader) {
       return store.read(reader);
     }

@@ -57,6 +57,7 @@ public final class HBaseMetadataStore implements MetadataStore {
   private final CommitClock clock;
   private final ReadTransactions readTxs;
   private final RetryPolicy<Object> conflictRetry;
+  private final RetryPolicy<Object> deferrableRetry;
   private final LongAdder bytesRead = new LongAdder();
   private final LongAdder deletesSent = new LongAdder();
 
@@ -74,12 +75,17 @@ public final class HBaseMetadataStore implements MetadataStore {
     this.metaTable = dataset.metaTable();
     this.txClient = txClient;
     this.clock = clock;
-    this.conflictRetry = RetryPolicy.builder()
+    this.conflictRetry = retryPolicy(retries, CommitBudget.MAX_BACKOFF);
+    this.deferrableRetry = retryPolicy(CommitBudget.deferrableRetries(retries), CommitBudget.DEFERRABLE_MAX_BACKOFF);
+  }
+
+  private static RetryPolicy<Object> retryPolicy(int retries, Duration maxBackoff) {
+    return RetryPolicy.builder()
         // a transaction that timed out certainly did not commit: like a conflict, retry afresh
         .handle(TransactionConflictException.class, TransactionNotInProgressException.class)
         .withMaxRetries(retries)
-        .withBackoff(Duration.ofMillis(5), Duration.ofMillis(500))
-        .withJitter(0.25)
+        .withBackoff(CommitBudget.FIRST_BACKOFF, maxBackoff)
+        .withJitter(CommitBudget.JITTER)
         .build();
   }
 
@@ -141,17 +147,26 @@ public final class HBaseMetadataStore implements MetadataStore {
 
   @Override
   public <T> T update(String operation, Operation<T> op) {
+    return update(operation, op, conflictRetry);
+  }
+
+  @Override
+  public <T> T updateDeferrable(String operation, Operation<T> op) {
+    return update(operation, op, deferrableRetry);
+  }
+
+  private <T> T update(String operation, Operation<T> op, RetryPolicy<Object> budget) {
     try {
-      return withRetries(operation, op);
+      return withRetries(operation, op, budget);
     } finally {
       // whatever the outcome, reads of this process that share a transaction must not miss it
       ReadTransactions.committed();
     }
   }
 
-  private <T> T withRetries(String operation, Operation<T> op) {
+  private <T> T withRetries(String operation, Operation<T> op, RetryPolicy<Object> budget) {
     try {
-      return Failsafe.with(conflictRetry).get(() -> attempt(operation, op));
+      return Failsafe.with(budget).get(() -> attempt(operation, op));
     } catch (AccessDeniedException e) {
       // every metadata change needs the writer role, whichever of its reads or writes was refused first
       throw e.within(operation, DatasetRole.WRITER);

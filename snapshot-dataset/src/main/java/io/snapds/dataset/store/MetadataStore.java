@@ -32,6 +32,18 @@ public interface MetadataStore {
    */
   <T> T update(String operation, Operation<T> op);
 
+  /**
+   * The same for a deferrable step: maintenance whose work the next run redoes if this one does
+   * not commit (cleanup's bookkeeping, trimming the metadata, cleanup fences). It gets a short
+   * budget of retries instead of the dataset's {@code commit.retries}: under steady publishing a
+   * long one would be waited out on every run, and losing is harmless. The caller catches the
+   * {@link CommitConflictException} and leaves the work to the next run.
+   *
+   * @throws CommitConflictException when every attempt of the short budget conflicted
+   * @throws CommitStateUnknownException when the transaction service failed during commit
+   */
+  <T> T updateDeferrable(String operation, Operation<T> op);
+
   /** Runs {@code reader} on a read-only view of the latest committed metadata. */
   <T> T read(Function<MetadataView, T> reader);
 

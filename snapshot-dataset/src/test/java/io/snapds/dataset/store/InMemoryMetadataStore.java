@@ -1,6 +1,8 @@
 package io.snapds.dataset.store;
 
+import io.snapds.dataset.CommitConflictException;
 import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.DatasetProperties;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -18,23 +20,53 @@ import org.apache.tephra.TxConstants;
 /**
  * A {@link MetadataStore} in memory, for unit tests of the operations' rules: the same
  * {@link LayoutView} (layout, indexes, horizon) over a sorted map instead of HBase. Updates run
- * one at a time, so they never conflict; tests register readers ({@link #startReader}) and
- * failed transactions ({@link #invalidate}) to shape the transactions the rules see.
+ * one at a time, so they never conflict unless a test makes them lose races ({@link #loseRaces}),
+ * which they then retry within the same budgets as the HBase store ({@link CommitBudget}, without
+ * the backoff); tests register readers ({@link #startReader}) and failed transactions
+ * ({@link #invalidate}) to shape the transactions the rules see.
  */
 public final class InMemoryMetadataStore implements MetadataStore {
   private static final byte[] TOMBSTONE = new byte[0];
 
   private final DatasetId dataset;
   private final Clock clock;
+  private final int retries;
   private final TreeMap<byte[], TreeMap<byte[], byte[]>> rows = new TreeMap<>(Bytes.BYTES_COMPARATOR);
   private final TreeSet<Long> inProgress = new TreeSet<>();
   private final TreeSet<Long> invalid = new TreeSet<>();
   private long lastId;
   private long cellsWritten;
+  private int racesToLose;
+  private long attempts;
 
+  /** A store whose operations get the default {@code commit.retries}. */
   public InMemoryMetadataStore(DatasetId dataset, Clock clock) {
+    this(dataset, clock, DatasetProperties.defaults().commitRetries());
+  }
+
+  /** @param retries the dataset's {@code commit.retries} */
+  public InMemoryMetadataStore(DatasetId dataset, Clock clock, int retries) {
     this.dataset = dataset;
     this.clock = clock;
+    this.retries = retries;
+  }
+
+  /**
+   * The next {@code n} attempts that change anything lose their race, as if another process
+   * committed to this dataset between their read and their commit: nothing they wrote is kept.
+   */
+  public synchronized void loseRaces(int n) {
+    racesToLose = n;
+  }
+
+  /** Races still to lose (see {@link #loseRaces}). */
+  public synchronized int racesLeftToLose() {
+    return racesToLose;
+  }
+
+  /** Attempts of all updates so far, lost ones included. */
+  public synchronized long attempts() {
+    return attempts;
   }
 
   /** Starts a transaction that stays in progress (a reader) until {@link #endReader}. */
@@ -80,14 +112,34 @@ public final class InMemoryMetadataStore implements MetadataStore {
 
   @Override
   public synchronized <T> T update(String operation, Operation<T> op) {
-    Rows view = new Rows(newTransaction());
-    LayoutView layout = new LayoutView(dataset, view, CommitClock.of(clock));
-    T result = op.apply(layout);
-    if (layout.changed()) {
+    return withRetries(operation, op, retries);
+  }
+
+  @Override
+  public synchronized <T> T updateDeferrable(String operation, Operation<T> op) {
+    return withRetries(operation, op, CommitBudget.deferrableRetries(retries));
+  }
+
+  private <T> T withRetries(String operation, Operation<T> op, int budget) {
+    for (int retry = 0; ; retry++) {
+      attempts++;
+      Rows view = new Rows(newTransaction());
+      LayoutView layout = new LayoutView(dataset, view, CommitClock.of(clock));
+      T result = op.apply(layout);
+      if (!layout.changed()) {
+        return result;
+      }
       layout.flush();
+      if (racesToLose > 0) {
+        racesToLose--;
+        if (retry < budget) {
+          continue; // a fresh view, validation again: as the HBase store after a conflict
+        }
+        throw new CommitConflictException(dataset, operation, null);
+      }
       view.apply();
+      return result;
     }
-    return result;
   }
 
   @Override

@@ -21,6 +21,7 @@ import org.apache.tephra.TransactionSystemClient;
 public final class FaultyTxClient implements TransactionSystemClient {
   private final TransactionSystemClient delegate;
   private final AtomicInteger conflicts = new AtomicInteger();
+  private final AtomicInteger conflictsInjected = new AtomicInteger();
   private final AtomicInteger commitFailures = new AtomicInteger();
   private final Set<Long> failingCommitsOf = ConcurrentHashMap.newKeySet();
   private final AtomicInteger truncateFailures = new AtomicInteger();
@@ -33,6 +34,14 @@ public final class FaultyTxClient implements TransactionSystemClient {
   /** The next {@code n} conflict checks fail with a conflict. */
   public void failConflictChecks(int n) {
     conflicts.set(n);
+  }
+
+  /**
+   * Conflicts injected so far (by {@link #failConflictChecks}): the lost races, hence the
+   * attempts the retry policies made and lost.
+   */
+  public int conflictsInjected() {
+    return conflictsInjected.get();
   }
 
   /** The next {@code n} commits fail before reaching the service. */
@@ -75,12 +84,17 @@ public final class FaultyTxClient implements TransactionSystemClient {
 
   @Override
   public boolean canCommit(Transaction tx, Collection<byte[]> changes) throws TransactionNotInProgressException {
-    return conflicts.getAndUpdate(n -> Math.max(0, n - 1)) <= 0 && delegate.canCommit(tx, changes);
+    if (conflicts.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      conflictsInjected.incrementAndGet();
+      return false;
+    }
+    return delegate.canCommit(tx, changes);
   }
 
   @Override
   public void canCommitOrThrow(Transaction tx, Collection<byte[]> changes) throws TransactionFailureException {
     if (!changes.isEmpty() && conflicts.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      conflictsInjected.incrementAndGet();
       throw new TransactionConflictException(tx.getTransactionId(), "injected", "FaultyTxClient");
     }
     delegate.canCommitOrThrow(tx, changes);
