@@ -3,6 +3,7 @@ package io.snapds.hive;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.tx.JobDatasets;
+import io.snapds.dataset.tx.TephraServiceClientFactory;
 import io.snapds.dataset.mapreduce.SnapshotMapReduceUtil;
 import io.snapds.dataset.mapreduce.SnapshotRecordInputFormat;
 import io.snapds.dataset.mapreduce.SnapshotRecordSplit;
@@ -55,11 +56,11 @@ import org.apache.tephra.TxConstants;
  * created with no column list ({@code STORED BY ... TBLPROPERTIES('snapds.dataset'=...)}) and
  * {@code SELECT *} on it, and a MapReduce job (LocalJobRunner) over {@link SnapshotRecordInputFormat}.
  * Both reach HBase through the cluster's ZooKeeper and Tephra's transaction service through its
- * ZooKeeper announcement, as on a cluster ({@link IsolatedTephraClientFactory}: the handler's
- * default client, its thrift isolated from Hive's).
+ * ZooKeeper announcement, as on a cluster: with the default {@link TephraServiceClientFactory},
+ * whose thrift is snapshot-tephra-relocated's, beside Hive's thrift 0.16.
  *
- * <p>Arguments: ZooKeeper {@code host:port}, the dataset {@code ns:name}, an output directory, the
- * tephra-core-shaded and libthrift 0.9.3 jars (comma-separated). Writes {@code hive.json} and
+ * <p>Arguments: ZooKeeper {@code host:port}, the dataset {@code ns:name}, an output directory.
+ * Writes {@code hive.json} and
  * {@code mapreduce.json}: {@code {"snapshots": [ids read], "columns": [...], "rows": [{field: text}]}},
  * values as text: bytes in HBase's printable form ({@code Bytes.toStringBinary}), decimals at
  * their column's scale, dates {@code yyyy-MM-dd}, timestamps as {@code LocalDateTime} text (Hive's
@@ -78,8 +79,8 @@ public final class InteropReadersMain {
     base.set("hbase.zookeeper.quorum", quorum.substring(0, quorum.lastIndexOf(':')));
     base.set("hbase.zookeeper.property.clientPort", quorum.substring(quorum.lastIndexOf(':') + 1));
     base.set(TxConstants.Service.CFG_DATA_TX_ZOOKEEPER_QUORUM, quorum);
-    base.set(JobDatasets.TX_CLIENT_FACTORY, IsolatedTephraClientFactory.class.getName());
-    base.set(IsolatedTephraClientFactory.JARS, args[3]);
+    // the default client, named only because the test hive-site.xml names the tests' in-process one
+    base.set(JobDatasets.TX_CLIENT_FACTORY, TephraServiceClientFactory.class.getName());
     base.set("hadoop.tmp.dir", out.resolve("hadoop-tmp").toString());
     base.set("mapreduce.framework.name", "local");
     Files.createDirectories(out);
@@ -96,7 +97,7 @@ public final class InteropReadersMain {
   private static Map<String, Object> hive(Configuration base, DatasetId dataset) throws Exception {
     HiveConf conf = new HiveConf(base, HiveConf.class);
     for (Map.Entry<String, String> e : base) {
-      conf.set(e.getKey(), e.getValue()); // over hive-site.xml's test settings (its Tephra client)
+      conf.set(e.getKey(), e.getValue()); // over hive-site.xml's test settings
     }
     conf.set(SerDeUtils.LIST_SINK_OUTPUT_FORMATTER, JavaValues.class.getName());
     SessionState session = SessionState.start(new SessionState(conf));

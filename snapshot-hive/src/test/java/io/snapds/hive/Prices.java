@@ -5,6 +5,7 @@ import io.snapds.dataset.DatasetProperties;
 import io.snapds.dataset.RowScan;
 import io.snapds.dataset.RowScanner;
 import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotDatasets;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotRow;
@@ -35,8 +36,13 @@ final class Prices {
 
   /** A new dataset (no snapshot yet) and a Hive table over it. */
   static Prices create(EmbeddedHive hive, String prefix) throws Exception {
+    return create(hive, MiniCluster.get().datasets(), prefix);
+  }
+
+  /** The same, with the dataset created (and later written) through {@code datasets}' Tephra client. */
+  static Prices create(EmbeddedHive hive, SnapshotDatasets datasets, String prefix) throws Exception {
     DatasetId id = MiniCluster.uniqueDataset(prefix);
-    SnapshotDataset ds = MiniCluster.get().datasets().create(id, DatasetProperties.builder().families("d").build());
+    SnapshotDataset ds = datasets.create(id, DatasetProperties.builder().families("d").build());
     String table = id.name().toLowerCase();
     hive.sql("CREATE EXTERNAL TABLE " + table + " (" + COLUMNS + ") STORED BY '" + SnapshotStorageHandler.class.getName()
         + "' TBLPROPERTIES ('snapds.dataset'='" + id + "', 'snapds.columns.mapping'='" + MAPPING + "')");

@@ -31,7 +31,8 @@ import org.apache.hadoop.hbase.util.Bytes;
 /**
  * The readers of the interoperability test that cannot live in the CDAP test JVM, each run as a
  * JVM of its own against the test's mini cluster and Tephra service: Hive 4.1 and a MapReduce job
- * ({@code io.snapds.hive.InteropReadersMain} on snapshot-hive's test classpath), and
+ * ({@code io.snapds.hive.InteropReadersMain}, with snapshot-hive's bundle jar in place of the
+ * handler's own jars and dependencies), and
  * {@code snapds scan --json} (snapshot-cli's jar on its launcher classpath, as {@code ./snapds}
  * runs it). Each gives the snapshot ids it read and its rows as {field: text}, the text already in
  * the one canonical form of the comparison ({@link ValueText} of {@link GoldenRecords}' Java value).
@@ -41,6 +42,13 @@ final class ReaderJvms {
   record Read(List<String> snapshots, List<String> columns, List<Map<String, String>> rows) {}
 
   private static final Pattern SCANNED = Pattern.compile("(\\d+) rows? of snapshot (\\d+)");
+  /**
+   * The jars whose classes snapshot-hive's bundle holds under their own names (its pom's
+   * artifactSet). Its Guice is relocated, so any Guice, javax.inject or aopalliance jar stays.
+   */
+  private static final Pattern IN_BUNDLE = Pattern.compile(".*/(snapshot-dataset-[^/]*(?<!-tests)\\.jar"
+      + "|snapshot-mapreduce-[^/]*\\.jar|snapshot-tephra-relocated-[^/]*\\.jar|tephra-api-[^/]*\\.jar"
+      + "|fastutil-[^/]*\\.jar|failsafe-[^/]*\\.jar|guava-[^/]*\\.jar|failureaccess-[^/]*\\.jar)");
   private static final Map<String, String> TYPES = new LinkedHashMap<>();
 
   static {
@@ -57,18 +65,22 @@ final class ReaderJvms {
       InterruptedException {
     Path out = workDir.resolve("interop-readers");
     deleteRecursively(out); // an earlier run's results (and MapReduce's output directory) must not count
-    Path lib = workDir.resolve("plugin-lib"); // the Tephra and libthrift jars the plugin ships (SnapdsSide)
-    String tephraJars;
-    try (Stream<Path> jars = Files.list(lib)) {
-      tephraJars = String.join(",", jars.map(Path::toString)
-          .filter(p -> p.matches(".*/(tephra-core-shaded|libthrift)-[^/]*\\.jar")).sorted().toList());
+    // as a Hive installation runs the handler: its bundle jar, the rest of snapshot-hive's test
+    // classpath (Hive, Hadoop, HBase) without what the bundle holds, and InteropReadersMain's class
+    Path bundle = Path.of(System.getProperty("hive.bundle.jar"));
+    if (!Files.isRegularFile(bundle)) {
+      throw new IllegalStateException("no " + bundle + ": package snapshot-hive first");
     }
     List<String> classpath = new ArrayList<>(Arrays.asList(System.getProperty("hive.child.classes").split(":")));
-    classpath.addAll(Arrays.asList(Files.readString(Path.of(System.getProperty("hive.child.classpath"))).trim()
-        .split(":")));
+    classpath.add(bundle.toString());
+    for (String entry : Files.readString(Path.of(System.getProperty("hive.child.classpath"))).trim().split(":")) {
+      if (!IN_BUNDLE.matcher(entry).matches()) {
+        classpath.add(entry);
+      }
+    }
     List<String> command = java(List.of("-Xmx1g", "-Dsnapds.hive.dir=" + out.resolve("hive"),
         "-Dderby.stream.error.file=" + out.resolve("derby.log")), classpath);
-    command.addAll(List.of("io.snapds.hive.InteropReadersMain", quorum, dataset, out.toString(), tephraJars));
+    command.addAll(List.of("io.snapds.hive.InteropReadersMain", quorum, dataset, out.toString()));
     run(command, workDir.resolve("interop-readers.log"), workDir);
     Map<String, Read> reads = new LinkedHashMap<>();
     reads.put("Hive", parse(out.resolve("hive.json"), ReaderJvms::fromHive));
