@@ -15,6 +15,7 @@ import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.Random;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.Get;
@@ -37,7 +38,6 @@ final class ReadBenchmark implements Benchmark {
   static final double TARGET = 0.95;
   private static final int CACHING = 500; // RowScan's default
   private static final int MULTI_GET_BATCH = 100;
-  private static final byte[] PREFIX = Bytes.toBytes("k001"); // k0010000 .. k0019999: a tenth of 100k rows
   private static final byte[] PROJECTED = RowData.qualifier(3);
 
   @Override
@@ -54,6 +54,7 @@ final class ReadBenchmark implements Benchmark {
     long rows = scale.readRows();
     SnapshotDataset dataset = ctx.createDataset("read", DatasetProperties.defaults());
     TableName plain = ctx.tables().create(ctx.name("read_raw"));
+    TableName layout = ctx.tables().create(ctx.name("read_raw_layout"));
     try {
       try (SnapshotWriter w = dataset.newSnapshot().begin()) {
         RowData.write(w, 1, rows);
@@ -62,18 +63,24 @@ final class ReadBenchmark implements Benchmark {
       try (BufferedMutator m = ctx.connection().getBufferedMutator(plain)) {
         RowData.write(m, 1, rows);
       }
+      byte[] layoutPrefix;
+      try (BufferedMutator m = ctx.connection().getBufferedMutator(layout)) {
+        layoutPrefix = RowData.writeSnapshotLayout(m, 1, rows);
+      }
       Compaction.settle(ctx.cluster().util(), dataset.id().dataTable());
       Compaction.settle(ctx.cluster().util(), plain);
+      Compaction.settle(ctx.cluster().util(), layout);
 
       SnapshotReader current = dataset.readCurrent();
       List<byte[]> keys = randomKeys(rows, scale.pointGets());
-      long prefixRows = Math.max(0, Math.min(rows, 20_000) - 10_000);
+      long prefixRows = prefixRows(rows);
+      byte[] prefixKey = prefix(prefixRows);
       List<Case> cases = List.of(
           new Case("scan " + Format.rows(rows), "full scan", TARGET,
               () -> scanOurs(dataset, RowScan.all().caching(CACHING), false), () -> scanRaw(ctx, plain, new Scan())),
           new Case("prefix scan", "prefix scan (" + Format.rows(prefixRows) + " rows)", TARGET,
-              () -> scanOurs(dataset, RowScan.all().prefix(PREFIX).caching(CACHING), false),
-              () -> scanRaw(ctx, plain, new Scan().setStartStopRowForPrefixScan(PREFIX))),
+              () -> scanOurs(dataset, RowScan.all().prefix(prefixKey).caching(CACHING), false),
+              () -> scanRaw(ctx, plain, new Scan().setStartStopRowForPrefixScan(prefixKey))),
           new Case("projected scan", "projected scan (1 of " + RowData.COLUMNS + " columns)", TARGET,
               () -> scanOurs(dataset, RowScan.all().column(RowData.FAMILY_BYTES, PROJECTED).caching(CACHING), false),
               () -> scanRaw(ctx, plain, new Scan().addColumn(RowData.FAMILY_BYTES, PROJECTED))),
@@ -81,7 +88,17 @@ final class ReadBenchmark implements Benchmark {
           new Case("multi-gets", "multi-get (" + MULTI_GET_BATCH + " keys a call)", TARGET,
               () -> multiGetsOurs(current, keys), () -> multiGetsRaw(ctx, plain, keys)),
           new Case("scan + families()", "full scan building `families()`", Double.NaN,
-              () -> scanOurs(dataset, RowScan.all().caching(CACHING), true), () -> scanRaw(ctx, plain, new Scan())));
+              () -> scanOurs(dataset, RowScan.all().caching(CACHING), true), () -> scanRaw(ctx, plain, new Scan())),
+          // diagnostics: plain HBase on the very bytes ours stores (8-byte snapshot id before each
+          // key, in every cell), which separates the layout's cost from our client's
+          new Case("scan vs layout", "full scan, baseline on the snapshot layout's keys", Double.NaN,
+              () -> scanOurs(dataset, RowScan.all().caching(CACHING), false), () -> scanRaw(ctx, layout, new Scan())),
+          new Case("prefix scan vs layout", "prefix scan, baseline on the snapshot layout's keys", Double.NaN,
+              () -> scanOurs(dataset, RowScan.all().prefix(prefixKey).caching(CACHING), false),
+              () -> scanRaw(ctx, layout, new Scan().setStartStopRowForPrefixScan(Bytes.add(layoutPrefix, prefixKey)))),
+          new Case("projected scan vs layout", "projected scan, baseline on the snapshot layout's keys", Double.NaN,
+              () -> scanOurs(dataset, RowScan.all().column(RowData.FAMILY_BYTES, PROJECTED).caching(CACHING), false),
+              () -> scanRaw(ctx, layout, new Scan().addColumn(RowData.FAMILY_BYTES, PROJECTED))));
 
       Section section = new Section(title());
       section.text("One snapshot of " + Format.rows(rows) + " rows (" + RowData.COLUMNS + " columns of "
@@ -116,6 +133,12 @@ final class ReadBenchmark implements Benchmark {
             ratio.verdict());
       }
       section.table(table);
+      section.text("The last three rows are diagnostics (no target): the same reads of ours against plain HBase "
+          + "reading a table written with the snapshot layout's keys (the 8-byte snapshot id before every key, so "
+          + "8 more bytes in each cell the region server reads and sends: " + cellBytes(Bytes.add(layoutPrefix,
+          RowData.key(0))) + " bytes a cell instead of " + cellBytes(RowData.key(0)) + " here). "
+          + "Against that baseline the difference left is our client's and the read's fixed cost.");
+      section.table(fixedCost(dataset, ctx, plain, scale.readReps() * 10));
       if (!missed.isEmpty()) {
         Case worst = cases.stream().filter(c -> missed.contains(c.label())).findFirst().orElseThrow();
         Profile ours = Profile.record(ctx.workDir().resolve("read-snapshot.jfr"), 5, worst.ours()::run);
@@ -130,7 +153,59 @@ final class ReadBenchmark implements Benchmark {
     } finally {
       ctx.drop(dataset);
       ctx.tables().drop(plain);
+      ctx.tables().drop(layout);
     }
+  }
+
+  /**
+   * The fixed cost of one read, whatever its length: ours resolves the current snapshot
+   * ({@code readCurrent()}: a Tephra transaction, one metadata read) and, when its rows run out,
+   * checks that cleanup has not begun on it (one lock-table get); raw opens a scanner. Both scan
+   * a range holding no row, alternating, {@code n} times each.
+   */
+  private static MarkdownTable fixedCost(SnapshotDataset dataset, BenchContext ctx, TableName plain, int n)
+      throws IOException {
+    byte[] none = Bytes.toBytes("zz-no-such-key");
+    List<Double> ours = new ArrayList<>();
+    List<Double> raw = new ArrayList<>();
+    try (Table t = ctx.connection().getTable(plain)) {
+      for (int i = 0; i < n; i++) {
+        long start = System.nanoTime();
+        try (RowScanner scanner = dataset.readCurrent().scan(RowScan.all().prefix(none))) {
+          scanner.iterator().hasNext();
+        }
+        ours.add((System.nanoTime() - start) / 1e6);
+        start = System.nanoTime();
+        try (ResultScanner scanner = t.getScanner(new Scan().setStartStopRowForPrefixScan(none))) {
+          scanner.next();
+        }
+        raw.add((System.nanoTime() - start) / 1e6);
+      }
+    }
+    MarkdownTable table = new MarkdownTable("fixed cost of one read (a scan of an empty range)", "ms", "what it is");
+    table.row("ours: `readCurrent().scan(...)`", millis(ours),
+        "Tephra start + metadata get + abort, the scan's RPC, the cleaning check's get");
+    table.row("raw: `Table.getScanner(...)`", millis(raw), "the scan's RPC");
+    return table;
+  }
+
+  /** The rows under the benchmark's prefix: the largest power of ten at most a tenth of the rows. */
+  static long prefixRows(long rows) {
+    long p = 1;
+    while (p * 10 <= rows / 10) {
+      p *= 10;
+    }
+    return p;
+  }
+
+  /**
+   * The key prefix of {@code n} rows (a power of ten): the keys {@code n .. 2n - 1}. With 100k
+   * rows it is {@code k001}, the keys {@code k0010000 .. k0019999}.
+   */
+  static byte[] prefix(long n) {
+    int zeros = Long.toString(n).length() - 1;
+    String first = Bytes.toString(RowData.key(n));
+    return Bytes.toBytes(first.substring(0, first.length() - zeros));
   }
 
   interface Work {
@@ -146,6 +221,19 @@ final class ReadBenchmark implements Benchmark {
       throw new IllegalStateException("a read returned no rows");
     }
     return count / seconds;
+  }
+
+  /** The serialized size of one of the benchmark's cells under {@code row}. */
+  private static int cellBytes(byte[] row) {
+    return new KeyValue(row, RowData.FAMILY_BYTES, RowData.qualifier(0), 0L, RowData.value(1, 0, 0)).getLength();
+  }
+
+  /** {@code 1.23 ms (median of 50, 0.90-4.10)} */
+  private static String millis(List<Double> ms) {
+    double min = ms.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+    double max = ms.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+    return Format.number(Stats.median(ms)) + " ms (median of " + ms.size() + ", " + Format.number(min) + "-"
+        + Format.number(max) + ")";
   }
 
   private static long scanOurs(SnapshotDataset dataset, RowScan scan, boolean families) {

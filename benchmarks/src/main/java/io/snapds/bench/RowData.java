@@ -85,7 +85,7 @@ final class RowData {
    * A diagnostic baseline: one {@link Put} per row, but with the snapshot writer's layout: an
    * 8-byte snapshot id before the key, and explicit timestamps from a counter.
    */
-  static void writeSnapshotLayout(BufferedMutator mutator, int label, long rows) throws IOException {
+  static byte[] writeSnapshotLayout(BufferedMutator mutator, int label, long rows) throws IOException {
     byte[] prefix = Bytes.toBytes(System.currentTimeMillis() * 1_000_000L);
     long ts = 0;
     for (long r = 0; r < rows; r++) {
@@ -95,6 +95,7 @@ final class RowData {
       }
       mutator.mutate(p);
     }
+    return prefix;
   }
 
   static void write(BufferedMutator mutator, int label, long rows) throws IOException {

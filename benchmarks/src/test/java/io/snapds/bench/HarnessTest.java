@@ -21,6 +21,16 @@ class HarnessTest {
   }
 
   @Test
+  void thePrefixScanReadsATenthOrLessOfAnyScale() {
+    assertEquals(10_000, ReadBenchmark.prefixRows(100_000));
+    assertEquals("k001", org.apache.hadoop.hbase.util.Bytes.toString(ReadBenchmark.prefix(10_000)));
+    // the smoke scale's 5,000 rows: a prefix of 100 rows that exist (k0000100 .. k0000199)
+    assertEquals(100, ReadBenchmark.prefixRows(5_000));
+    assertEquals("k00001", org.apache.hadoop.hbase.util.Bytes.toString(ReadBenchmark.prefix(100)));
+    assertEquals(1, ReadBenchmark.prefixRows(5));
+  }
+
+  @Test
   void ratioAgainstTarget() {
     Ratio r = Ratio.of("write", new Measured("rows/s", List.of(80.0, 90.0, 85.0)),
         new Measured("rows/s", List.of(100.0)), 0.9);
