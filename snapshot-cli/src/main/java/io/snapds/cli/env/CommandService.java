@@ -153,11 +153,11 @@ public final class CommandService implements AutoCloseable {
       java.util.OptionalInt code = runner.run(args, home, env, out, err);
       out.flush();
       err.flush();
-      send(raw, code.isPresent() ? "X" + code.getAsInt() + "\n" : "R\n");
-      if (code.isPresent()) {
+      if (code.isPresent()) { // logged before the client learns the exit code, so the log is never behind it
         LOG.info("command run in the server: exit {} in {} ms ({} arguments)", code.getAsInt(),
             (System.nanoTime() - t0) / 1_000_000, args.size());
       }
+      send(raw, code.isPresent() ? "X" + code.getAsInt() + "\n" : "R\n");
     } catch (IOException | RuntimeException e) {
       LOG.warn("a command connection failed: {}", e.toString());
     } finally {
