@@ -15,7 +15,7 @@ record Scale(String name, List<SizedReps> writes, SizedReps publishSmallest, lon
 
   static final Scale FULL = new Scale("full",
       List.of(new SizedReps(100_000, 5), new SizedReps(1_000_000, 5)), new SizedReps(10_000, 5),
-      100_000, 5, 5_000, 100_000, 5, 100_000, 5, 100_000, 3, 100, 10, 1_000, 3, "512m");
+      100_000, 9, 5_000, 100_000, 5, 100_000, 5, 100_000, 3, 100, 10, 1_000, 3, "512m");
 
   static final Scale SMOKE = new Scale("smoke",
       List.of(new SizedReps(5_000, 3), new SizedReps(20_000, 1)), new SizedReps(1_000, 3),
