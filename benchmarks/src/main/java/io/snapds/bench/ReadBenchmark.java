@@ -110,7 +110,9 @@ final class ReadBenchmark implements Benchmark {
           + "`get(List)`), the baseline through a `Table` with the same caching (" + CACHING + "), start/stop rows "
           + "and columns. Gets: " + Format.rows(keys.size()) + " random keys, one a call or "
           + MULTI_GET_BATCH + " a call. Every read runs " + WARMUP_ROUNDS + " times unmeasured before the first is "
-          + "measured; a repetition runs its read again until it has taken at least 0.5 s. Each ratio is the median of " + scale.readReps() + " alternating repetitions; "
+          + "measured; a repetition runs its read again until it has taken at least "
+          + Format.number(MIN_REPETITION_NANOS / 1e9) + " s. Each ratio is the median of " + scale.readReps()
+          + " alternating repetitions; "
           + "the spread column is the lowest and highest ratio the runs allow (ours min / raw max to ours max / raw "
           + "min), and says when it overlaps the target.");
       MarkdownTable table = new MarkdownTable("read", "ours", "raw HBase", "ratio", "spread", "target");

@@ -92,6 +92,20 @@ class HarnessTest {
   }
 
   @Test
+  void aShortReadIsRepeatedWithinOneRepetitionAndEveryRowCounts() throws Exception {
+    int[] calls = {0};
+    double rate = ReadBenchmark.rate(() -> {
+      calls[0]++;
+      return 10;
+    });
+    assertTrue(calls[0] >= 2, "a read far shorter than a repetition ran " + calls[0] + " time(s)");
+    // the repetition lasted at least MIN_REPETITION_NANOS, so the rate is at most the rows over it
+    double upper = calls[0] * 10 / (ReadBenchmark.MIN_REPETITION_NANOS / 1e9);
+    assertTrue(rate > 0 && rate <= upper, rate + " rows/s from " + calls[0] * 10 + " rows");
+    assertThrows(IllegalStateException.class, () -> ReadBenchmark.rate(() -> 0));
+  }
+
+  @Test
   void formats() {
     assertEquals("100k", Format.rows(100_000));
     assertEquals("1M", Format.rows(1_000_000));
