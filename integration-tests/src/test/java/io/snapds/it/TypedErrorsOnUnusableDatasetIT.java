@@ -20,6 +20,7 @@ import io.snapds.dataset.store.DataTable;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
 import io.snapds.dataset.tx.LocalTransactionService;
+import io.snapds.dataset.lock.LockSettings;
 import java.time.Duration;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -67,6 +68,38 @@ class TypedErrorsOnUnusableDatasetIT {
     assertTyped(DatasetNotFoundException.class, ds, () -> reader.get(Fixtures.key(1)));
     assertTyped(DatasetNotFoundException.class, ds, open::commit);
     assertTyped(DatasetNotFoundException.class, ds, () -> cluster.datasets().open(ds.id()));
+  }
+
+  /**
+   * A writer still open when its dataset is dropped: its next heartbeat finds the lock table
+   * gone. It must stop beating (before, it retried every interval for as long as the process
+   * lived) and its commit must say the dataset is not found.
+   */
+  @Test
+  void theHeartbeatOfAWriterWhoseDatasetWasDroppedStops() throws Exception {
+    LockSettings quick = LockSettings.builder().leaseDuration(Duration.ofSeconds(3))
+        .heartbeatInterval(Duration.ofMillis(200)).build();
+    SnapshotDataset ds = cluster.datasets().create(MiniCluster.uniqueDataset("dropped"),
+        DatasetProperties.builder().lockSettings(quick).build());
+    String sourceKey = "heartbeat-" + ds.id().name();
+    SnapshotWriter open = ds.newSnapshot().sourceKey(sourceKey).begin();
+    assertEquals(1, heartbeats(sourceKey), "the writer's heartbeat runs");
+    cluster.datasets().admin(ds.id()).drop();
+
+    // a bounded wait for an event (a beat comes every 200 ms), not a measure of speed
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (heartbeats(sourceKey) > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    assertEquals(0, heartbeats(sourceKey), "the heartbeat of a writer whose dataset was dropped stopped");
+    assertTyped(DatasetNotFoundException.class, ds, open::commit);
+  }
+
+  /** Live heartbeat threads of the lock whose name contains {@code part}. */
+  private static long heartbeats(String part) {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.isAlive() && t.getName().startsWith("snapds-heartbeat-") && t.getName().contains(part))
+        .count();
   }
 
   @Test

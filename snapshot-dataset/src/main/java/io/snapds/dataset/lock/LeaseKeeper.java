@@ -1,5 +1,6 @@
 package io.snapds.dataset.lock;
 
+import io.snapds.dataset.DatasetNotFoundException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -10,9 +11,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Renews a lease every heartbeat interval on a daemon thread until closed. When a renewal finds
- * the lease gone, it stops and remembers that: {@link #isLost()} then says so. A failed renewal
- * for any other reason (HBase unreachable) is logged and tried again at the next beat; if that
- * lasts longer than the lease, another writer takes over and fencing rejects this one.
+ * the lease gone, or the dataset dropped, it stops and remembers that: {@link #isLost()} then
+ * says so. A renewal that failed for any other reason (HBase unreachable) is logged and tried
+ * again at the next beat; if that lasts longer than the lease, another writer takes over and
+ * fencing rejects this one.
  */
 @InterfaceAudience.Private
 public final class LeaseKeeper implements AutoCloseable {
@@ -43,6 +45,12 @@ public final class LeaseKeeper implements AutoCloseable {
     } catch (LeaseLostException e) {
       lost = true;
       LOG.warn("{}; stopping its heartbeat", e.getMessage());
+      timer.shutdown();
+    } catch (DatasetNotFoundException e) {
+      // the dataset was dropped: no lease can be renewed in a lock table that is gone, and
+      // retrying would beat for as long as the process lives. The writer learns it is lost.
+      lost = true;
+      LOG.warn("lock '{}': {}; stopping its heartbeat", lease.get().lockName(), e.getMessage());
       timer.shutdown();
     } catch (RuntimeException e) {
       LOG.warn("heartbeat of lock '{}' failed, will retry: {}", lease.get().lockName(), e.toString());
