@@ -258,6 +258,37 @@ class MetadataStaysSmallIT {
     }
   }
 
+  /**
+   * A cleanup reads the metadata in as many calls for twenty snapshots as for two. Its commit that
+   * records them cleaned races every publish (each commit writes the pointer row): with one get
+   * per snapshot in that commit, its window grew with the backlog, and under steady publishing it
+   * lost every race and left the backlog to grow (CurrentMeansCurrentWhenPinnedIT: 22 of 25
+   * cleanups gave up recording, each later one slower). Its probe read a progress row per snapshot
+   * the same way.
+   */
+  @Test
+  void aCleanupReadsTheMetadataInAsManyCallsForTwentySnapshotsAsForTwo() {
+    long two = cleanupReadCalls(2);
+    long twenty = cleanupReadCalls(20);
+    assertEquals(two, twenty, "metadata read calls of a cleanup of 2 expired snapshots, then of 20");
+  }
+
+  /** Publishes {@code expired + 1} snapshots (retain 1) and returns the read calls of the cleanup that cleans the expired. */
+  private long cleanupReadCalls(int expired) {
+    SnapshotDataset ds = MiniCluster.get().datasets().create(MiniCluster.uniqueDataset("calls"),
+        DatasetProperties.builder().retention(RetentionPolicy.retainLast(1)).build());
+    for (int i = 0; i <= expired; i++) {
+      writeAndCommit(ds.newSnapshot().begin(), "s" + i, 3);
+    }
+    long before = ds.metadataReadCalls();
+    io.snapds.dataset.CleanupResult result = ds.cleanup();
+    long calls = ds.metadataReadCalls() - before;
+    assertEquals(expired, result.cleaned().size(), () -> "the cleanup cleaned every expired snapshot: " + result);
+    assertEquals(expired, ds.snapshots().stream().filter(s -> s.cleanedAt().isPresent()).count(),
+        "and recorded them cleaned");
+    return calls;
+  }
+
   private static SnapshotInfo record(SnapshotDataset ds, io.snapds.dataset.SnapshotId id) {
     return ds.snapshots().stream().filter(s -> s.id().equals(id)).findFirst().orElseThrow();
   }

@@ -168,6 +168,14 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
     return ops.store().bytesRead();
   }
 
+  /**
+   * Metadata read calls (gets, batches of gets, scans) of this dataset's reads and updates so far
+   * (for tests and benchmarks: a cost that grows with the snapshots an operation touches shows here).
+   */
+  public long metadataReadCalls() {
+    return ops.store().readCalls();
+  }
+
   // ---- metadata ----
 
   public Optional<SnapshotInfo> currentSnapshot() {

@@ -310,5 +310,10 @@ class RelayTest {
     public long bytesRead() {
       return store.bytesRead();
     }
+
+    @Override
+    public long readCalls() {
+      return store.readCalls();
+    }
   }
 }

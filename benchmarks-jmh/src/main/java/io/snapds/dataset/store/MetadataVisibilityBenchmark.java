@@ -48,7 +48,7 @@ public class MetadataVisibilityBenchmark {
       cells[i++] = new KeyValue(row, FAMILY, q, base + 10, new byte[24]);
     }
     record = Result.create(cells);
-    table = new TxMetaTable(null, TableName.valueOf("bench.meta"), new LongAdder(), new LongAdder(), false);
+    table = new TxMetaTable(null, TableName.valueOf("bench.meta"), new LongAdder(), new LongAdder(), new LongAdder(), false);
     table.startTx(new Transaction(base + 25, base + 40, new long[0], new long[] {inProgress}, inProgress));
   }
 

@@ -59,6 +59,7 @@ public final class HBaseMetadataStore implements MetadataStore {
   private final RetryPolicy<Object> conflictRetry;
   private final RetryPolicy<Object> deferrableRetry;
   private final LongAdder bytesRead = new LongAdder();
+  private final LongAdder readCalls = new LongAdder();
   private final LongAdder deletesSent = new LongAdder();
 
   public HBaseMetadataStore(DatasetId dataset, Connection connection, TransactionSystemClient txClient,
@@ -91,7 +92,7 @@ public final class HBaseMetadataStore implements MetadataStore {
 
   @Override
   public TransactionAware newTransactionAware() {
-    return new TxMetaTable(connection, metaTable, bytesRead, deletesSent, false);
+    return new TxMetaTable(connection, metaTable, bytesRead, readCalls, deletesSent, false);
   }
 
   @Override
@@ -123,6 +124,11 @@ public final class HBaseMetadataStore implements MetadataStore {
   }
 
   @Override
+  public long readCalls() {
+    return readCalls.sum();
+  }
+
+  @Override
   public <T> T read(Function<MetadataView, T> reader) {
     Transaction tx = txClient.startShort();
     try {
@@ -140,7 +146,7 @@ public final class HBaseMetadataStore implements MetadataStore {
   }
 
   private <T> T readIn(Transaction tx, Function<MetadataView, T> reader) {
-    TxMetaTable table = new TxMetaTable(connection, metaTable, bytesRead, deletesSent, false);
+    TxMetaTable table = new TxMetaTable(connection, metaTable, bytesRead, readCalls, deletesSent, false);
     table.startTx(tx);
     return reader.apply(new LayoutView(dataset, table, clock));
   }
@@ -185,7 +191,7 @@ public final class HBaseMetadataStore implements MetadataStore {
   private <T> T attempt(String operation, Operation<T> op)
       throws TransactionConflictException, TransactionNotInProgressException {
     Transaction tx = txClient.startShort();
-    TxMetaTable table = new TxMetaTable(connection, metaTable, bytesRead, deletesSent, true);
+    TxMetaTable table = new TxMetaTable(connection, metaTable, bytesRead, readCalls, deletesSent, true);
     table.startTx(tx);
     boolean done = false;
     try {

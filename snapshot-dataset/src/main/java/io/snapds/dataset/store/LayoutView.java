@@ -15,6 +15,7 @@ import io.snapds.dataset.SnapshotState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -319,18 +320,35 @@ final class LayoutView implements MetadataView {
 
   @Override
   public CleanupProgress cleanupProgress(SnapshotId id) {
-    return progress.computeIfAbsent(id, i -> {
-      byte[] row = key(CLEANUP_PROGRESS, i);
-      byte[] value = rows.get(row).get(PROGRESS);
-      if (value == null) {
-        return CleanupProgress.NONE;
+    return progress.computeIfAbsent(id, i -> decodeProgress(key(CLEANUP_PROGRESS, i),
+        rows.get(key(CLEANUP_PROGRESS, i))));
+  }
+
+  @Override
+  public Map<SnapshotId, CleanupProgress> cleanupProgress(Collection<SnapshotId> ids) {
+    List<SnapshotId> missing = ids.stream().distinct().filter(id -> !progress.containsKey(id)).toList();
+    if (!missing.isEmpty()) {
+      List<byte[]> keys = missing.stream().map(id -> key(CLEANUP_PROGRESS, id)).toList();
+      List<NavigableMap<byte[], byte[]>> got = rows.getAll(keys);
+      for (int i = 0; i < missing.size(); i++) {
+        progress.put(missing.get(i), decodeProgress(keys.get(i), got.get(i)));
       }
-      try {
-        return CleanupProgress.decode(value);
-      } catch (IllegalArgumentException e) {
-        throw new CorruptMetadataException(dataset, Bytes.toStringBinary(row), e.getMessage());
-      }
-    });
+    }
+    Map<SnapshotId, CleanupProgress> out = new HashMap<>();
+    ids.forEach(id -> out.put(id, progress.get(id)));
+    return out;
+  }
+
+  private CleanupProgress decodeProgress(byte[] row, NavigableMap<byte[], byte[]> cols) {
+    byte[] value = cols.get(PROGRESS);
+    if (value == null) {
+      return CleanupProgress.NONE;
+    }
+    try {
+      return CleanupProgress.decode(value);
+    } catch (IllegalArgumentException e) {
+      throw new CorruptMetadataException(dataset, Bytes.toStringBinary(row), e.getMessage());
+    }
   }
 
   @Override
@@ -436,6 +454,11 @@ final class LayoutView implements MetadataView {
   @Override
   public boolean pastHorizon(SnapshotId id) {
     return id.value() <= pointer().horizonId;
+  }
+
+  @Override
+  public List<SnapshotInfo> snapshots(Collection<SnapshotId> ids) {
+    return records(ids);
   }
 
   /** Records of {@code ids} (absent ones skipped), fetching the uncached ones in one round trip. */

@@ -83,4 +83,11 @@ public interface MetadataStore {
 
   /** Metadata bytes this store has fetched so far (for benchmarks and diagnostics). */
   long bytesRead();
+
+  /**
+   * Metadata read calls this store has made so far: a get, a batch of gets or a scan, each at
+   * least one round trip (for tests, benchmarks and diagnostics). An operation whose count grows
+   * with the snapshots it touches reads them one by one.
+   */
+  long readCalls();
 }

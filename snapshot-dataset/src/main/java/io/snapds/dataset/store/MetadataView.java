@@ -35,6 +35,13 @@ public interface MetadataView {
   /** True when {@code id} is at or below the newest snapshot whose record the horizon deleted. */
   boolean pastHorizon(SnapshotId id);
 
+  /**
+   * The records of those of {@code ids} that have one, in their order, read in one call however
+   * many there are (a commit racing others must not read them one by one: its window would grow
+   * with their number).
+   */
+  List<SnapshotInfo> snapshots(java.util.Collection<SnapshotId> ids);
+
   /** Committed snapshots, newest first. */
   List<SnapshotInfo> retained();
 
@@ -179,6 +186,12 @@ public interface MetadataView {
    * when none is recorded. One row read.
    */
   CleanupProgress cleanupProgress(SnapshotId id);
+
+  /**
+   * {@link #cleanupProgress(SnapshotId)} of each of {@code ids}, read in one call however many
+   * there are.
+   */
+  java.util.Map<SnapshotId, CleanupProgress> cleanupProgress(java.util.Collection<SnapshotId> ids);
 
   /** Records how far the cleanup of {@code id} got; {@link CleanupProgress#NONE} removes the row. */
   void putCleanupProgress(SnapshotId id, CleanupProgress progress);

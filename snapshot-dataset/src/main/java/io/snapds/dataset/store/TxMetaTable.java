@@ -50,6 +50,7 @@ final class TxMetaTable implements TransactionAware, MetaRows {
   private final Connection connection;
   private final TableName name;
   private final LongAdder bytesRead;
+  private final LongAdder readCalls;
   private final LongAdder deletesSent;
   private final boolean pruning;
   private final List<Put> pending = new ArrayList<>();
@@ -59,7 +60,9 @@ final class TxMetaTable implements TransactionAware, MetaRows {
   private Result stateRow;
   private Transaction tx;
 
-  TxMetaTable(Connection connection, TableName name, LongAdder bytesRead, LongAdder deletesSent, boolean pruning) {
+  TxMetaTable(Connection connection, TableName name, LongAdder bytesRead, LongAdder readCalls, LongAdder deletesSent,
+      boolean pruning) {
+    this.readCalls = readCalls;
     this.connection = connection;
     this.name = name;
     this.bytesRead = bytesRead;
@@ -82,6 +85,7 @@ final class TxMetaTable implements TransactionAware, MetaRows {
   public List<NavigableMap<byte[], byte[]>> getAll(List<byte[]> rows) {
     checkState(tx != null, "no transaction in progress");
     List<NavigableMap<byte[], byte[]>> out = new ArrayList<>(rows.size());
+    readCalls.increment();
     try (Table table = connection.getTable(name)) {
       List<Get> gets = new ArrayList<>(rows.size());
       for (byte[] row : rows) {
@@ -100,6 +104,7 @@ final class TxMetaTable implements TransactionAware, MetaRows {
   public List<Row> scan(byte[] start, byte[] stop, boolean reverse, int limit) {
     checkState(tx != null, "no transaction in progress");
     List<Row> rows = new ArrayList<>();
+    readCalls.increment();
     try (Table table = connection.getTable(name); ResultScanner scanner = table.getScanner(newScan(start, stop, reverse, limit))) {
       for (Result r : scanner) {
         NavigableMap<byte[], byte[]> visible = observe(r);

@@ -34,6 +34,7 @@ public final class InMemoryMetadataStore implements MetadataStore {
   private final TreeMap<byte[], TreeMap<byte[], byte[]>> rows = new TreeMap<>(Bytes.BYTES_COMPARATOR);
   private final TreeSet<Long> inProgress = new TreeSet<>();
   private final TreeSet<Long> invalid = new TreeSet<>();
+  private final java.util.concurrent.atomic.AtomicLong readCalls = new java.util.concurrent.atomic.AtomicLong();
   private long lastId;
   private long cellsWritten;
   private int racesToLose;
@@ -172,6 +173,11 @@ public final class InMemoryMetadataStore implements MetadataStore {
     return 0;
   }
 
+  @Override
+  public long readCalls() {
+    return readCalls.get();
+  }
+
   /** One transaction's access: reads the committed map, buffers writes until {@link #apply}. */
   private final class Rows implements MetaRows {
     private final Transaction tx;
@@ -189,6 +195,11 @@ public final class InMemoryMetadataStore implements MetadataStore {
 
     @Override
     public NavigableMap<byte[], byte[]> get(byte[] row) {
+      readCalls.incrementAndGet();
+      return copy(row);
+    }
+
+    private NavigableMap<byte[], byte[]> copy(byte[] row) {
       TreeMap<byte[], byte[]> cols = rows.get(row);
       return cols == null ? new TreeMap<>(Bytes.BYTES_COMPARATOR) : new TreeMap<>(cols);
     }
@@ -196,12 +207,14 @@ public final class InMemoryMetadataStore implements MetadataStore {
     @Override
     public List<NavigableMap<byte[], byte[]>> getAll(List<byte[]> keys) {
       List<NavigableMap<byte[], byte[]>> out = new ArrayList<>(keys.size());
-      keys.forEach(k -> out.add(get(k)));
+      readCalls.incrementAndGet();
+      keys.forEach(k -> out.add(copy(k)));
       return out;
     }
 
     @Override
     public List<Row> scan(byte[] start, byte[] stop, boolean reverse, int limit) {
+      readCalls.incrementAndGet();
       NavigableMap<byte[], TreeMap<byte[], byte[]>> range = rows.subMap(start, true, stop, false);
       List<Row> out = new ArrayList<>();
       for (Map.Entry<byte[], TreeMap<byte[], byte[]>> e : (reverse ? range.descendingMap() : range).entrySet()) {
