@@ -185,18 +185,17 @@ final class Cleanup {
   /**
    * Ends the building transactions of published snapshots that are still in progress: their
    * writer died (or stalled) after the publish committed. Left alone, each would count as a
-   * reader of every dataset until it timed out, and then sit in the invalid list. Reads one
-   * record per transaction in progress, whatever the history.
+   * reader of every dataset until it timed out, and then sit in the invalid list. Reads the
+   * records of the transactions in progress (one call), whatever the history.
    */
   private void endFinishedBuilds() {
     List<SnapshotInfo> finished = store.read(view -> {
-      List<SnapshotInfo> found = new ArrayList<>();
+      List<SnapshotId> inProgress = new ArrayList<>();
       for (long id : view.transaction().getInProgress()) {
-        view.snapshot(SnapshotId.of(id))
-            .filter(s -> s.state() != SnapshotState.BUILDING && s.state() != SnapshotState.ABORTED)
-            .ifPresent(found::add);
+        inProgress.add(SnapshotId.of(id));
       }
-      return found;
+      return view.snapshots(inProgress).stream()
+          .filter(s -> s.state() != SnapshotState.BUILDING && s.state() != SnapshotState.ABORTED).toList();
     });
     for (SnapshotInfo s : finished) {
       LOG.info("dataset {}: snapshot {} is {} but its building transaction is still open; ending it",
