@@ -145,7 +145,7 @@ final class Cleanup {
         // done: their progress rows go, only for those that may have one. Reading every cleaned
         // snapshot's row in this commit, which races steady publishing, slowed each cleanup there
         // to about 20 s (CurrentMeansCurrentWhenPinnedIT: over 9 min against 37 s without)
-        view.cleanupProgress(withProgress);
+        view.cleanupProgress(withProgress); // fetched in one call; the removals below compare against it
         withProgress.forEach(id -> view.putCleanupProgress(id, CleanupProgress.NONE));
         return null;
       }));

@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -326,17 +327,33 @@ final class LayoutView implements MetadataView {
 
   @Override
   public Map<SnapshotId, CleanupProgress> cleanupProgress(Collection<SnapshotId> ids) {
-    List<SnapshotId> missing = ids.stream().distinct().filter(id -> !progress.containsKey(id)).toList();
-    if (!missing.isEmpty()) {
-      List<byte[]> keys = missing.stream().map(id -> key(CLEANUP_PROGRESS, id)).toList();
-      List<NavigableMap<byte[], byte[]>> got = rows.getAll(keys);
-      for (int i = 0; i < missing.size(); i++) {
-        progress.put(missing.get(i), decodeProgress(keys.get(i), got.get(i)));
-      }
-    }
+    fetchMissing(ids, progress, CLEANUP_PROGRESS, this::decodeProgress);
     Map<SnapshotId, CleanupProgress> out = new HashMap<>();
     ids.forEach(id -> out.put(id, progress.get(id)));
     return out;
+  }
+
+  /**
+   * Reads the rows {@code kind} + id of those of {@code ids} that {@code cache} lacks, in one call
+   * however many, and caches what {@code decode} makes of each.
+   */
+  private <T> void fetchMissing(Iterable<SnapshotId> ids, Map<SnapshotId, T> cache, byte kind,
+      BiFunction<byte[], NavigableMap<byte[], byte[]>, T> decode) {
+    List<SnapshotId> missing = new ArrayList<>();
+    for (SnapshotId id : ids) {
+      if (!cache.containsKey(id)) {
+        missing.add(id);
+      }
+    }
+    if (missing.isEmpty()) {
+      return;
+    }
+    List<byte[]> keys = new ArrayList<>(missing.size());
+    missing.forEach(id -> keys.add(key(kind, id)));
+    List<NavigableMap<byte[], byte[]>> got = rows.getAll(keys);
+    for (int i = 0; i < missing.size(); i++) {
+      cache.put(missing.get(i), decode.apply(keys.get(i), got.get(i)));
+    }
   }
 
   private CleanupProgress decodeProgress(byte[] row, NavigableMap<byte[], byte[]> cols) {
@@ -463,20 +480,7 @@ final class LayoutView implements MetadataView {
 
   /** Records of {@code ids} (absent ones skipped), fetching the uncached ones in one round trip. */
   private List<SnapshotInfo> records(Iterable<SnapshotId> ids) {
-    List<SnapshotId> missing = new ArrayList<>();
-    for (SnapshotId id : ids) {
-      if (!records.containsKey(id)) {
-        missing.add(id);
-      }
-    }
-    if (!missing.isEmpty()) {
-      List<byte[]> keys = new ArrayList<>(missing.size());
-      missing.forEach(id -> keys.add(key(SNAPSHOT, id)));
-      List<NavigableMap<byte[], byte[]>> got = rows.getAll(keys);
-      for (int i = 0; i < missing.size(); i++) {
-        records.put(missing.get(i), decode(keys.get(i), got.get(i)));
-      }
-    }
+    fetchMissing(ids, records, SNAPSHOT, this::decode);
     List<SnapshotInfo> out = new ArrayList<>();
     for (SnapshotId id : ids) {
       records.get(id).ifPresent(out::add);

@@ -5,7 +5,9 @@ import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotInfo;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.apache.tephra.Transaction;
@@ -40,7 +42,7 @@ public interface MetadataView {
    * many there are (a commit racing others must not read them one by one: its window would grow
    * with their number).
    */
-  List<SnapshotInfo> snapshots(java.util.Collection<SnapshotId> ids);
+  List<SnapshotInfo> snapshots(Collection<SnapshotId> ids);
 
   /** Committed snapshots, newest first. */
   List<SnapshotInfo> retained();
@@ -191,7 +193,7 @@ public interface MetadataView {
    * {@link #cleanupProgress(SnapshotId)} of each of {@code ids}, read in one call however many
    * there are.
    */
-  java.util.Map<SnapshotId, CleanupProgress> cleanupProgress(java.util.Collection<SnapshotId> ids);
+  Map<SnapshotId, CleanupProgress> cleanupProgress(Collection<SnapshotId> ids);
 
   /** Records how far the cleanup of {@code id} got; {@link CleanupProgress#NONE} removes the row. */
   void putCleanupProgress(SnapshotId id, CleanupProgress progress);

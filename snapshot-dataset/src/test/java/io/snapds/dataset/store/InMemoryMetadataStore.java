@@ -12,6 +12,7 @@ import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.tephra.Transaction;
 import org.apache.tephra.TransactionAware;
@@ -34,7 +35,7 @@ public final class InMemoryMetadataStore implements MetadataStore {
   private final TreeMap<byte[], TreeMap<byte[], byte[]>> rows = new TreeMap<>(Bytes.BYTES_COMPARATOR);
   private final TreeSet<Long> inProgress = new TreeSet<>();
   private final TreeSet<Long> invalid = new TreeSet<>();
-  private final java.util.concurrent.atomic.AtomicLong readCalls = new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong readCalls = new AtomicLong();
   private long lastId;
   private long cellsWritten;
   private int racesToLose;
