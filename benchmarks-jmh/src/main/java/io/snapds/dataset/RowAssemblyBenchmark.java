@@ -50,7 +50,7 @@ public class RowAssemblyBenchmark {
       keys[i] = Bytes.toBytes(String.format("k%07d", i));
     }
     writer = new SnapshotRowWriter(DatasetId.of("jmh", "rows"), new Discarding(blackhole),
-        SnapshotId.of(1_796_000_000_000_000_000L),
+        SnapshotKeys.numbered(SnapshotId.of(1_796_000_000_000_000_000L), 300), // a new dataset's 300th snapshot
         Set.of("d"), 10_485_760L, 4L << 20);
   }
 

@@ -6,7 +6,6 @@ import io.snapds.dataset.RetentionPolicy;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotWriter;
-import io.snapds.dataset.store.RowKeys;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.TableName;
@@ -115,7 +114,7 @@ final class CleanupBenchmark implements Benchmark {
     try {
       try (SnapshotWriter w = dataset.newSnapshot().begin()) {
         List<byte[]> points = new ArrayList<>();
-        splitKeys(rows).forEach(k -> points.add(RowKeys.rowKey(w.snapshotId(), k)));
+        splitKeys(rows).forEach(k -> points.add(w.snapshotKeys().rowKey(k)));
         Regions.split(ctx.connection(), dataset.id().dataTable(), points);
         RowData.write(w, 1, rows);
         w.commit();

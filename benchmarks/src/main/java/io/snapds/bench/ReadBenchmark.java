@@ -19,6 +19,7 @@ import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
@@ -59,16 +60,16 @@ final class ReadBenchmark implements Benchmark {
     TableName plain = ctx.tables().create(ctx.name("read_raw"));
     TableName layout = ctx.tables().create(ctx.name("read_raw_layout"));
     try {
+      byte[] layoutPrefix; // the prefix the snapshot's rows really carry (its record's keys)
       try (SnapshotWriter w = dataset.newSnapshot().begin()) {
         RowData.write(w, 1, rows);
-        w.commit();
+        layoutPrefix = w.commit().keys().prefix();
       }
       try (BufferedMutator m = ctx.connection().getBufferedMutator(plain)) {
         RowData.write(m, 1, rows);
       }
-      byte[] layoutPrefix;
       try (BufferedMutator m = ctx.connection().getBufferedMutator(layout)) {
-        layoutPrefix = RowData.writeSnapshotLayout(m, 1, rows);
+        RowData.writeSnapshotLayout(m, layoutPrefix, 1, rows);
       }
       Compaction.settle(ctx.cluster().util(), dataset.id().dataTable());
       Compaction.settle(ctx.cluster().util(), plain);
@@ -92,8 +93,8 @@ final class ReadBenchmark implements Benchmark {
               () -> multiGetsOurs(current, keys), () -> multiGetsRaw(ctx, plain, keys)),
           new Case("scan + families()", "full scan building `families()`", Double.NaN,
               () -> scanOurs(dataset, RowScan.all().caching(CACHING), true), () -> scanRaw(ctx, plain, new Scan())),
-          // diagnostics: plain HBase on the very bytes ours stores (8-byte snapshot id before each
-          // key, in every cell), which separates the layout's cost from our client's
+          // diagnostics: plain HBase on the very bytes ours stores (the snapshot's key prefix before
+          // each key, in every cell), which separates the layout's cost from our client's
           new Case("scan vs layout", "full scan, baseline on the snapshot layout's keys", Double.NaN,
               () -> scanOurs(dataset, RowScan.all().caching(CACHING), false), () -> scanRaw(ctx, layout, new Scan())),
           new Case("prefix scan vs layout", "prefix scan, baseline on the snapshot layout's keys", Double.NaN,
@@ -148,8 +149,9 @@ final class ReadBenchmark implements Benchmark {
       }
       section.table(table);
       section.text("The last three rows are diagnostics (no target): the same reads of ours against plain HBase "
-          + "reading a table written with the snapshot layout's keys (the 8-byte snapshot id before every key, so "
-          + "8 more bytes in each cell the region server reads and sends: " + cellBytes(Bytes.add(layoutPrefix,
+          + "reading a table written with the snapshot layout's keys (the snapshot's " + layoutPrefix.length
+          + "-byte key prefix before every key, so " + layoutPrefix.length
+          + " more bytes in each cell the region server reads and sends: " + cellBytes(Bytes.add(layoutPrefix,
           RowData.key(0))) + " bytes a cell instead of " + cellBytes(RowData.key(0)) + " here). "
           + "Against that baseline the difference left is our client's and the read's fixed cost.");
       section.table(fixedCost(dataset, ctx, plain, scale.readReps() * 10));

@@ -1,5 +1,7 @@
 package io.snapds.bench;
 
+import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotKeys;
 import io.snapds.dataset.SnapshotWriter;
 import java.io.IOException;
 import org.apache.hadoop.hbase.client.BufferedMutator;
@@ -82,11 +84,10 @@ final class RowData {
   }
 
   /**
-   * A diagnostic baseline: one {@link Put} per row, but with the snapshot writer's layout: an
-   * 8-byte snapshot id before the key, and explicit timestamps from a counter.
+   * A diagnostic baseline: one {@link Put} per row, but with the snapshot writer's layout:
+   * {@code prefix} (a snapshot's key prefix) before the key, and explicit timestamps from a counter.
    */
-  static byte[] writeSnapshotLayout(BufferedMutator mutator, int label, long rows) throws IOException {
-    byte[] prefix = Bytes.toBytes(System.currentTimeMillis() * 1_000_000L);
+  static void writeSnapshotLayout(BufferedMutator mutator, byte[] prefix, int label, long rows) throws IOException {
     long ts = 0;
     for (long r = 0; r < rows; r++) {
       Put p = new Put(Bytes.add(prefix, key(r)));
@@ -95,7 +96,11 @@ final class RowData {
       }
       mutator.mutate(p);
     }
-    return prefix;
+  }
+
+  /** The key prefix of a fresh dataset's first snapshot (key number 1): what a write repetition's rows carry. */
+  static byte[] firstSnapshotPrefix() {
+    return SnapshotKeys.numbered(SnapshotId.of(1), 1).prefix();
   }
 
   static void write(BufferedMutator mutator, int label, long rows) throws IOException {

@@ -30,7 +30,7 @@ final class WriteBenchmark implements Benchmark {
     section.text("**Why (diagnostic baselines).** The snapshot writer sends one `Put` per cell (`SnapshotRowWriter.put` "
         + "wraps every cell in its own `Put`), the baseline one `Put` per row of " + RowData.COLUMNS + " cells. Two "
         + "more raw writers of " + Format.rows(size.rows()) + " rows: one `Put` per cell (what our writer sends), and "
-        + "one `Put` per row with our layout (8-byte snapshot id before the key, counter timestamps: what our writer "
+        + "one `Put` per row with our layout (a fresh dataset's 2-byte key prefix before the key, counter timestamps: what our writer "
         + "would send if it grouped a row's cells):");
     section.table(new MarkdownTable("client", "rows/s", "ratio to raw (one Put per row)")
         .row("raw, one `Put` per row", Format.number(raw), "1.00x")

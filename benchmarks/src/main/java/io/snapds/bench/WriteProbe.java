@@ -123,7 +123,7 @@ public final class WriteProbe {
           new BufferedMutatorParams(table).writeBufferSize(buffer))) {
         switch (mode) {
           case "rawcells" -> RowData.writePerCell(mutator, 1, rows);
-          case "rawlayout" -> RowData.writeSnapshotLayout(mutator, 1, rows);
+          case "rawlayout" -> RowData.writeSnapshotLayout(mutator, RowData.firstSnapshotPrefix(), 1, rows);
           default -> RowData.write(mutator, 1, rows);
         }
       }

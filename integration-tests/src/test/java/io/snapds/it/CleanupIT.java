@@ -20,7 +20,6 @@ import io.snapds.dataset.SnapshotWriter;
 import io.snapds.dataset.store.CleanupProgress;
 import io.snapds.dataset.store.CommitClock;
 import io.snapds.dataset.store.HBaseMetadataStore;
-import io.snapds.dataset.store.RowKeys;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
 import java.time.Duration;
@@ -104,7 +103,7 @@ class CleanupIT {
             .presplitMaxRegions(0).build()); // the next snapshot needs no splits here
     SnapshotWriter w = ds.newSnapshot().begin();
     for (int at : new int[] {100, 200, 300}) { // split before the rows: daughters with files split later
-      Fixtures.split(cluster, ds, RowKeys.rowKey(w.snapshotId(), Fixtures.key(at)));
+      Fixtures.split(cluster, ds, w.snapshotKeys().rowKey(Fixtures.key(at)));
     }
     SnapshotInfo old = writeAndCommit(w, "old", 400);
     SnapshotInfo fresh = writeAndCommit(ds.newSnapshot().begin(), "new", 5);

@@ -5,10 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.snapds.dataset.DatasetProperties;
 import io.snapds.dataset.SnapshotDataset;
-import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotInfo;
+import io.snapds.dataset.SnapshotKeys;
 import io.snapds.dataset.SnapshotWriter;
-import io.snapds.dataset.store.RowKeys;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
 import java.util.ArrayList;
@@ -49,16 +48,16 @@ class ClusterScaleIT {
         DatasetProperties.builder().firstSplitPoints(points).build());
 
     SnapshotWriter first = ds.newSnapshot().begin();
-    List<HRegionLocation> before = regionsOf(cluster, ds, first.snapshotId());
-    assertEquals(List.of("", "k050000", "k100000", "k150000"), userStarts(first.snapshotId(), before),
+    List<HRegionLocation> before = regionsOf(cluster, ds, first.snapshotKeys());
+    assertEquals(List.of("", "k050000", "k100000", "k150000"), userStarts(first.snapshotKeys(), before),
         "the first snapshot's range is split at the dataset's points before its first row");
     assertTrue(servers(before).size() >= 2, "spread before the first row: " + before);
     Fixtures.writeAndCommit(first, "s1", 2_000);
 
     SnapshotWriter w = ds.newSnapshot().begin();
-    SnapshotId id = w.snapshotId();
-    List<HRegionLocation> inherited = regionsOf(cluster, ds, id);
-    assertEquals(List.of("", "k050000", "k100000", "k150000"), userStarts(id, inherited),
+    SnapshotKeys keys = w.snapshotKeys();
+    List<HRegionLocation> inherited = regionsOf(cluster, ds, keys);
+    assertEquals(List.of("", "k050000", "k100000", "k150000"), userStarts(keys, inherited),
         "the build inherits its parent's boundaries before its first row");
     assertTrue(servers(inherited).size() >= 2, "the inherited regions are spread: " + inherited);
 
@@ -66,10 +65,10 @@ class ClusterScaleIT {
     assertTrue(Fixtures.observe(ds.readCurrent()).matches(published), "every row written and read back");
     assertEquals(ROWS, published.rowCount());
 
-    List<HRegionLocation> after = regionsOf(cluster, ds, id);
+    List<HRegionLocation> after = regionsOf(cluster, ds, keys);
     Set<ServerName> holding = new HashSet<>();
     for (HRegionLocation region : after) {
-      long rows = rowsIn(cluster, ds, region, id);
+      long rows = rowsIn(cluster, ds, region, keys);
       if (rows > 0) {
         holding.add(region.getServerName());
       }
@@ -79,21 +78,21 @@ class ClusterScaleIT {
     assertTrue(holding.size() >= 2, "the build's rows are on at least 2 region servers: " + after);
   }
 
-  private static List<HRegionLocation> regionsOf(MiniCluster cluster, SnapshotDataset ds, SnapshotId id)
+  private static List<HRegionLocation> regionsOf(MiniCluster cluster, SnapshotDataset ds, SnapshotKeys keys)
       throws Exception {
     try (RegionLocator locator = cluster.connection().getRegionLocator(ds.id().dataTable())) {
       locator.clearRegionLocationCache();
-      return inRange(locator.getAllRegionLocations(), id);
+      return inRange(locator.getAllRegionLocations(), keys);
     }
   }
 
-  private static List<HRegionLocation> inRange(List<HRegionLocation> all, SnapshotId id) {
+  private static List<HRegionLocation> inRange(List<HRegionLocation> all, SnapshotKeys keys) {
     List<HRegionLocation> out = new ArrayList<>();
     for (HRegionLocation r : all) {
       byte[] start = r.getRegion().getStartKey();
       byte[] end = r.getRegion().getEndKey();
-      boolean endsAfterStart = end.length == 0 || Bytes.compareTo(end, RowKeys.start(id)) > 0;
-      boolean startsBeforeStop = Bytes.compareTo(start, RowKeys.stop(id)) < 0;
+      boolean endsAfterStart = end.length == 0 || Bytes.compareTo(end, keys.start()) > 0;
+      boolean startsBeforeStop = Bytes.compareTo(start, keys.stop()) < 0;
       if (endsAfterStart && startsBeforeStop) {
         out.add(r);
       }
@@ -101,12 +100,12 @@ class ClusterScaleIT {
     return out;
   }
 
-  /** Each region's start as a user key of {@code id}; "" for the region the range begins in. */
-  private static List<String> userStarts(SnapshotId id, List<HRegionLocation> regions) {
+  /** Each region's start as a user key of {@code keys}; "" for the region the range begins in. */
+  private static List<String> userStarts(SnapshotKeys keys, List<HRegionLocation> regions) {
     List<String> out = new ArrayList<>();
     for (HRegionLocation r : regions) {
       byte[] start = r.getRegion().getStartKey();
-      out.add(Bytes.compareTo(start, RowKeys.start(id)) <= 0 ? "" : Bytes.toString(RowKeys.userKey(start)));
+      out.add(Bytes.compareTo(start, keys.start()) <= 0 ? "" : Bytes.toString(keys.userKey(start)));
     }
     return out;
   }
@@ -117,13 +116,13 @@ class ClusterScaleIT {
     return out;
   }
 
-  /** The rows of {@code id} inside {@code region}, read straight from HBase. */
-  private static long rowsIn(MiniCluster cluster, SnapshotDataset ds, HRegionLocation region, SnapshotId id)
+  /** The rows of {@code keys}' snapshot inside {@code region}, read straight from HBase. */
+  private static long rowsIn(MiniCluster cluster, SnapshotDataset ds, HRegionLocation region, SnapshotKeys keys)
       throws Exception {
-    byte[] start = Bytes.compareTo(region.getRegion().getStartKey(), RowKeys.start(id)) > 0
-        ? region.getRegion().getStartKey() : RowKeys.start(id);
+    byte[] start = Bytes.compareTo(region.getRegion().getStartKey(), keys.start()) > 0
+        ? region.getRegion().getStartKey() : keys.start();
     byte[] end = region.getRegion().getEndKey();
-    byte[] stop = end.length > 0 && Bytes.compareTo(end, RowKeys.stop(id)) < 0 ? end : RowKeys.stop(id);
+    byte[] stop = end.length > 0 && Bytes.compareTo(end, keys.stop()) < 0 ? end : keys.stop();
     long rows = 0;
     try (Table t = cluster.connection().getTable(ds.id().dataTable());
         ResultScanner rs = t.getScanner(new Scan().withStartRow(start).withStopRow(stop)

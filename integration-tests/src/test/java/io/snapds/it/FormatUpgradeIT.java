@@ -71,8 +71,11 @@ class FormatUpgradeIT {
 
     SnapshotInfo next = Fixtures.writeAndCommit(ds.newSnapshot().begin(), "four", 2);
     assertEquals(next.id(), ds.currentSnapshot().orElseThrow().id());
+    assertEquals(0, ds.snapshot(s3).keyNumber(), "the old snapshots keep their 8-byte prefix");
+    assertEquals(1, next.keyNumber(), "an upgraded dataset numbers its new snapshots (format 3)");
+    assertTrue(Fixtures.observe(ds.readCurrent()).matches(next));
     assertEquals(List.of(next.id(), s3, s2), ds.retainedSnapshots().stream().map(SnapshotInfo::id).toList());
-    assertEquals(2, datasets.admin(id).upgrade(), "upgrading again changes nothing");
+    assertEquals(3, datasets.admin(id).upgrade(), "upgrading again changes nothing");
     assertEquals(4, datasets.open(id).snapshots().size());
   }
 }

@@ -3,7 +3,7 @@ package io.snapds.it;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.DatasetProperties;
 import io.snapds.dataset.SnapshotId;
-import io.snapds.dataset.store.RowKeys;
+import io.snapds.dataset.SnapshotKeys;
 import io.snapds.dataset.testing.MiniCluster;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -57,9 +57,10 @@ final class OldLayoutBuilder {
     byte[] row = Bytes.add(new byte[] {'n'}, s.id().toBytes());
     long checksum = 0;
     List<Put> data = new ArrayList<>();
+    SnapshotKeys keys = SnapshotKeys.legacy(s.id()); // format 1: the 8-byte id prefix
     for (int i = 0; i < s.rows(); i++) {
       byte[] value = Bytes.toBytes(s.label() + ":" + i);
-      data.add(new Put(RowKeys.rowKey(s.id(), Fixtures.key(i))).addColumn(Bytes.toBytes("d"), Bytes.toBytes("v"), value));
+      data.add(new Put(keys.rowKey(Fixtures.key(i))).addColumn(Bytes.toBytes("d"), Bytes.toBytes("v"), value));
       checksum += Fixtures.crc(Fixtures.key(i), value);
     }
     try (Table t = cluster.connection().getTable(id.dataTable())) {

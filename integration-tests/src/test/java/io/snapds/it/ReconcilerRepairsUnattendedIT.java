@@ -154,7 +154,7 @@ class ReconcilerRepairsUnattendedIT {
     try (org.apache.hadoop.hbase.client.Table data = cluster.connection().getTable(ds.id().dataTable())) {
       for (int i = 0; i < 5; i++) {
         data.delete(new org.apache.hadoop.hbase.client.Delete(
-            io.snapds.dataset.store.RowKeys.rowKey(old.id(), Fixtures.key(i))));
+            old.keys().rowKey(Fixtures.key(i))));
       }
     }
     assertEquals(5, cluster.rawRows(ds.id(), old.id()));

@@ -9,8 +9,8 @@ import io.snapds.dataset.RetentionPolicy;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotInfo;
+import io.snapds.dataset.SnapshotKeys;
 import io.snapds.dataset.SnapshotWriter;
-import io.snapds.dataset.store.RowKeys;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
 import java.util.List;
@@ -41,7 +41,7 @@ class RegionMergeIT {
         DatasetProperties.builder().retention(RetentionPolicy.retainLast(RETAINED)).build());
     // the first snapshot's range split in two before its rows; every later one inherits it
     SnapshotWriter first = ds.newSnapshot().begin();
-    Fixtures.split(cluster, ds, RowKeys.rowKey(first.snapshotId(), Fixtures.key(ROWS / 2)));
+    Fixtures.split(cluster, ds, first.snapshotKeys().rowKey(Fixtures.key(ROWS / 2)));
     SnapshotInfo current = Fixtures.writeAndCommit(first, "c0", ROWS);
 
     int cleanedTotal = 0;
@@ -51,7 +51,7 @@ class RegionMergeIT {
       CleanupResult cleanup = ds.cleanup();
       cleanedTotal += cleanup.cleaned().size();
 
-      List<SnapshotId> live = ds.retainedSnapshots().stream().map(SnapshotInfo::id).toList();
+      List<SnapshotKeys> live = ds.retainedSnapshots().stream().map(SnapshotInfo::keys).toList();
       assertEquals(Math.min(cycle + 1, RETAINED), live.size());
       int liveRegions = regionsHolding(ds, live);
       int regions = regionCount(ds);
@@ -76,15 +76,15 @@ class RegionMergeIT {
   }
 
   /** The regions that hold rows of the given snapshots. */
-  private int regionsHolding(SnapshotDataset ds, List<SnapshotId> snapshots) throws Exception {
+  private int regionsHolding(SnapshotDataset ds, List<SnapshotKeys> snapshots) throws Exception {
     int n = 0;
     try (RegionLocator locator = cluster.connection().getRegionLocator(ds.id().dataTable())) {
       for (HRegionLocation at : locator.getAllRegionLocations()) {
         byte[] start = at.getRegion().getStartKey();
         byte[] end = at.getRegion().getEndKey();
-        for (SnapshotId s : snapshots) {
-          boolean overlaps = Bytes.compareTo(start, RowKeys.stop(s)) < 0
-              && (end.length == 0 || Bytes.compareTo(end, RowKeys.start(s)) > 0);
+        for (SnapshotKeys s : snapshots) {
+          boolean overlaps = Bytes.compareTo(start, s.stop()) < 0
+              && (end.length == 0 || Bytes.compareTo(end, s.start()) > 0);
           if (overlaps) {
             n++;
             break;

@@ -12,11 +12,11 @@ import io.snapds.dataset.DatasetProperties;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotDatasets;
 import io.snapds.dataset.SnapshotInfo;
+import io.snapds.dataset.SnapshotKeys;
 import io.snapds.dataset.lock.LockSettings;
 import io.snapds.dataset.testing.FaultyTxClient;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
-import io.snapds.dataset.store.RowKeys;
 import io.snapds.dataset.SnapshotWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -127,11 +127,11 @@ class SmallerPromisesIT {
     int read = 0;
     CRC32 actual = new CRC32();
     try (Table table = cluster.connection().getTable(ds.id().dataTable());
-        ResultScanner scanner = table.getScanner(new Scan().withStartRow(RowKeys.start(published.id()))
-            .withStopRow(RowKeys.stop(published.id())).setBatch(10_000).setMaxResultSize(16L << 20))) {
+        ResultScanner scanner = table.getScanner(new Scan().withStartRow(published.keys().start())
+            .withStopRow(published.keys().stop()).setBatch(10_000).setMaxResultSize(16L << 20))) {
       for (Result part : scanner) {
         for (Cell c : part.rawCells()) {
-          assertArrayEquals(RowKeys.rowKey(published.id(), WideRowChild.KEY), CellUtil.cloneRow(c), "one row");
+          assertArrayEquals(published.keys().rowKey(WideRowChild.KEY), CellUtil.cloneRow(c), "one row");
           WideRowChild.update(actual, CellUtil.cloneQualifier(c), CellUtil.cloneValue(c));
           read++;
         }
@@ -142,15 +142,15 @@ class SmallerPromisesIT {
   }
 
   /** Region start keys of the data table inside {@code snapshot}'s key range (its first excluded). */
-  private static List<String> boundariesInside(MiniCluster cluster, SnapshotDataset ds, io.snapds.dataset.SnapshotId snapshot)
+  private static List<String> boundariesInside(MiniCluster cluster, SnapshotDataset ds, SnapshotKeys snapshot)
       throws Exception {
     List<String> out = new ArrayList<>();
     try (org.apache.hadoop.hbase.client.RegionLocator locator =
         cluster.connection().getRegionLocator(ds.id().dataTable())) {
       for (byte[] start : locator.getStartKeys()) {
-        if (org.apache.hadoop.hbase.util.Bytes.compareTo(start, RowKeys.start(snapshot)) > 0
-            && org.apache.hadoop.hbase.util.Bytes.compareTo(start, RowKeys.stop(snapshot)) < 0) {
-          out.add(org.apache.hadoop.hbase.util.Bytes.toString(RowKeys.userKey(start)));
+        if (org.apache.hadoop.hbase.util.Bytes.compareTo(start, snapshot.start()) > 0
+            && org.apache.hadoop.hbase.util.Bytes.compareTo(start, snapshot.stop()) < 0) {
+          out.add(org.apache.hadoop.hbase.util.Bytes.toString(snapshot.userKey(start)));
         }
       }
     }
@@ -169,12 +169,12 @@ class SmallerPromisesIT {
     // the parent's range split in two (before its rows: daughters of a region with files hold
     // references to them, and HBase splits them again only after a compaction)
     SnapshotWriter w1 = ds.newSnapshot().begin();
-    Fixtures.split(cluster, ds, RowKeys.rowKey(w1.snapshotId(), Fixtures.key(150)));
+    Fixtures.split(cluster, ds, w1.snapshotKeys().rowKey(Fixtures.key(150)));
     SnapshotInfo s1 = writeAndCommit(w1, "s1", 300);
-    assertEquals(List.of("k000150"), boundariesInside(cluster, ds, s1.id()));
+    assertEquals(List.of("k000150"), boundariesInside(cluster, ds, s1.keys()));
 
     SnapshotWriter w = ds.newSnapshot().begin();
-    io.snapds.dataset.SnapshotId s2 = w.snapshotId();
+    SnapshotKeys s2 = w.snapshotKeys();
     assertEquals(List.of("k000150"), boundariesInside(cluster, ds, s2),
         "the new snapshot's range is split where its parent's was, before its first row");
     SnapshotInfo published = Fixtures.writeAndCommit(w, "s2", 300);
@@ -184,10 +184,10 @@ class SmallerPromisesIT {
     SnapshotDataset off = cluster.datasets().create(MiniCluster.uniqueDataset("nosplit"),
         DatasetProperties.builder().presplitMaxRegions(0).build());
     SnapshotWriter o1 = off.newSnapshot().begin();
-    Fixtures.split(cluster, off, RowKeys.rowKey(o1.snapshotId(), Fixtures.key(150)));
+    Fixtures.split(cluster, off, o1.snapshotKeys().rowKey(Fixtures.key(150)));
     writeAndCommit(o1, "o1", 300);
     SnapshotWriter ow = off.newSnapshot().begin();
-    assertEquals(List.of(), boundariesInside(cluster, off, ow.snapshotId()));
+    assertEquals(List.of(), boundariesInside(cluster, off, ow.snapshotKeys()));
     ow.abort();
   }
 }

@@ -135,7 +135,7 @@ class TypedErrorsOnUnusableDatasetIT {
     assertTyped(TransactionServiceUnavailableException.class, ds, () -> ds.expireSnapshots().retainLast(1).commit());
     assertTyped(TransactionServiceUnavailableException.class, ds, open::commit);
     // nothing committed was touched: the published snapshot's rows are all there
-    try (RowScanner rows = new DataTable(cluster.connection(), ds.id().dataTable()).scan(first.id(), RowScan.all())) {
+    try (RowScanner rows = new DataTable(cluster.connection(), ds.id().dataTable()).scan(first.keys(), RowScan.all())) {
       assertEquals(3, java.util.stream.StreamSupport.stream(rows.spliterator(), false).count());
     }
   }

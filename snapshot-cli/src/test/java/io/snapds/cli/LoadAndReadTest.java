@@ -138,12 +138,12 @@ class LoadAndReadTest {
     try (SnapshotDataset ds = open(id);
         org.apache.hadoop.hbase.client.RegionLocator locator =
             MiniCluster.get().connection().getRegionLocator(id.dataTable())) {
-      io.snapds.dataset.SnapshotId snapshot = ds.currentSnapshot().orElseThrow().id();
+      io.snapds.dataset.SnapshotKeys snapshot = ds.currentSnapshot().orElseThrow().keys();
       List<String> inside = new ArrayList<>();
       for (byte[] start : locator.getStartKeys()) {
-        if (Bytes.compareTo(start, io.snapds.dataset.store.RowKeys.start(snapshot)) > 0
-            && Bytes.compareTo(start, io.snapds.dataset.store.RowKeys.stop(snapshot)) < 0) {
-          inside.add(Bytes.toStringBinary(io.snapds.dataset.store.RowKeys.userKey(start)));
+        if (Bytes.compareTo(start, snapshot.start()) > 0
+            && Bytes.compareTo(start, snapshot.stop()) < 0) {
+          inside.add(Bytes.toStringBinary(snapshot.userKey(start)));
         }
       }
       assertEquals(expected, inside, "the first snapshot's range split at the three keys");

@@ -111,6 +111,7 @@ final class Cleanup {
     // a fresh transaction: what is in progress now, and what the metadata says now
     Probe probe = store.read(view -> Probe.of(view, true));
     List<SnapshotId> cleaned = new ArrayList<>();
+    List<SnapshotKeys> cleanedKeys = new ArrayList<>();
     Set<SnapshotId> withProgress = new HashSet<>();
     List<SnapshotId> deferred = new ArrayList<>();
     long rows = 0;
@@ -124,9 +125,10 @@ final class Cleanup {
           // after reading, and fails instead of returning what is left (CleanedCheck)
           locks.markCleaning(s.id());
         }
-        RangeCleaner.Cleaned done = ranges.clean(s.id(), probe.progress(s.id()), listener);
+        RangeCleaner.Cleaned done = ranges.clean(s.keys(), probe.progress(s.id()), listener);
         rows += done.rows();
         cleaned.add(s.id());
+        cleanedKeys.add(s.keys());
         if (done.progressRow()) {
           withProgress.add(s.id());
         }
@@ -150,7 +152,7 @@ final class Cleanup {
         return null;
       }));
     }
-    merger.run(cleaned); // best effort: the regions no live snapshot holds any more become one
+    merger.run(cleanedKeys); // best effort: the regions no live snapshot holds any more become one
     List<Long> truncated = truncateInvalid(probe, cleaned);
     untilNextRun("trim the metadata", () -> pruner.run(probe.invalids()));
     forgetCleaningMarks();

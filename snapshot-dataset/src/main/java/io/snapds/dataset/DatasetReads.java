@@ -122,38 +122,39 @@ final class DatasetReads implements TransactionAware {
   /** A reader of the snapshot the current transaction pinned. */
   SnapshotReader pinned() {
     SnapshotId pinned = pinnedSnapshot().orElseThrow(this::nothingPublished);
-    return reader(pinned);
+    return reader(ops.keys(pinned));
   }
 
   // ---- readers fixed on one snapshot ----
 
   SnapshotReader readCurrent() {
-    return reader(currentId());
+    return reader(ops.keys(currentId()));
   }
 
   SnapshotReader readSnapshot(SnapshotId snapshot) {
     checkNotNull(snapshot, "snapshot id must not be null");
-    return reader(read(view -> readable(view, snapshot)).id());
+    return reader(ops.remember(read(view -> readable(view, snapshot))));
   }
 
   SnapshotReader readAsOf(Instant time) {
     checkNotNull(time, "time must not be null");
-    return reader(read(view -> {
+    return reader(ops.remember(read(view -> {
       HistoryEntry asOf = view.currentAt(time).orElseThrow(() -> view.historyHorizon().isPresent()
           ? new HistoryHorizonException(id, "time " + time)
           : new SnapshotNotAvailableException(id, "dataset " + id + " had no current snapshot at " + time));
       return readable(view, asOf.snapshot());
-    }).id());
+    })));
   }
 
   SnapshotReader readTag(String tag) {
-    return reader(read(view -> readable(view, view.tagged(tag).orElseThrow(() ->
-        new SnapshotNotAvailableException(id, "dataset " + id + " has no snapshot tagged '" + tag + "'")).id())).id());
+    return reader(ops.remember(read(view -> readable(view, view.tagged(tag).orElseThrow(() ->
+        new SnapshotNotAvailableException(id, "dataset " + id + " has no snapshot tagged '" + tag + "'")).id()))));
   }
 
   /** A reader of {@code snapshot} that fails rather than return rows cleanup may have cut short. */
-  private SnapshotReader reader(SnapshotId snapshot) {
-    return new FixedSnapshotReader(ops.data(), snapshot, new CleanedCheck(ops.locks(), id, snapshot,
+  private SnapshotReader reader(SnapshotKeys keys) {
+    SnapshotId snapshot = keys.id();
+    return new FixedSnapshotReader(ops.data(), keys, new CleanedCheck(ops.locks(), id, snapshot,
         tx != null ? CleanedCheck.IN_TRANSACTION : CleanedCheck.NO_TRANSACTION));
   }
 

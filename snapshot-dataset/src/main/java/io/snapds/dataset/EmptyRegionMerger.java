@@ -3,13 +3,11 @@ package io.snapds.dataset;
 import io.snapds.dataset.store.DataTable;
 import io.snapds.dataset.store.MetadataStore;
 import io.snapds.dataset.store.MetadataView;
-import io.snapds.dataset.store.RowKeys;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -79,29 +77,55 @@ final class EmptyRegionMerger {
   }
 
   /**
-   * The gaps between the {@code live} snapshots: below the oldest, between neighbours, and above
-   * the newest up to the end of the newest {@code cleaned} one (above that, new builds begin).
+   * The gaps between the {@code live} snapshots, in key order: below the first, between
+   * neighbours, and above the last up to the end of the last {@code cleaned} one (above that, new
+   * builds of 8-byte ids begin). No gap reaches into
+   * {@code [numberedStart(lastKeyNumber), numberedEnd())}, where the builds numbered after this
+   * read begin: not even in a dataset still at format 2, which another process may upgrade and
+   * begin numbering in at any time (it costs such a dataset at most its first region unmerged).
    */
-  static List<Gap> gaps(Collection<SnapshotId> live, Collection<SnapshotId> cleaned) {
-    TreeSet<Long> ids = new TreeSet<>();
-    live.forEach(id -> ids.add(id.value()));
+  static List<Gap> gaps(Collection<SnapshotKeys> live, Collection<SnapshotKeys> cleaned, long lastKeyNumber) {
+    List<SnapshotKeys> sorted = new ArrayList<>(live);
+    sorted.sort((a, b) -> Bytes.compareTo(a.start(), b.start()));
     List<Gap> gaps = new ArrayList<>();
     byte[] from = HConstants.EMPTY_START_ROW;
-    for (long id : ids) {
-      byte[] start = RowKeys.start(SnapshotId.of(id));
+    for (SnapshotKeys k : sorted) {
+      byte[] start = k.start();
       if (Bytes.compareTo(from, start) < 0) {
         gaps.add(new Gap(from, start));
       }
-      from = RowKeys.stop(SnapshotId.of(id));
-    }
-    long newestCleaned = cleaned.stream().mapToLong(SnapshotId::value).max().orElse(Long.MIN_VALUE);
-    if (cleaned.size() > 0 && (ids.isEmpty() || newestCleaned > ids.last())) {
-      byte[] stop = RowKeys.stop(SnapshotId.of(newestCleaned));
-      if (Bytes.compareTo(from, stop) < 0) {
-        gaps.add(new Gap(from, stop));
+      if (Bytes.compareTo(from, k.stop()) < 0) {
+        from = k.stop();
       }
     }
-    return gaps;
+    byte[] lastCleaned = null;
+    for (SnapshotKeys k : cleaned) {
+      if (lastCleaned == null || Bytes.compareTo(k.stop(), lastCleaned) > 0) {
+        lastCleaned = k.stop();
+      }
+    }
+    if (lastCleaned != null && Bytes.compareTo(from, lastCleaned) < 0) {
+      gaps.add(new Gap(from, lastCleaned));
+    }
+    return without(gaps, SnapshotKeys.numberedStart(lastKeyNumber), SnapshotKeys.numberedEnd());
+  }
+
+  /** {@code gaps} less the range {@code [start, stop)}. */
+  private static List<Gap> without(List<Gap> gaps, byte[] start, byte[] stop) {
+    List<Gap> out = new ArrayList<>();
+    for (Gap g : gaps) {
+      if (Bytes.compareTo(g.stop(), start) <= 0 || Bytes.compareTo(g.start(), stop) >= 0) {
+        out.add(g);
+        continue;
+      }
+      if (Bytes.compareTo(g.start(), start) < 0) {
+        out.add(new Gap(g.start(), start));
+      }
+      if (Bytes.compareTo(stop, g.stop()) < 0) {
+        out.add(new Gap(stop, g.stop()));
+      }
+    }
+    return out;
   }
 
   /**
@@ -134,7 +158,7 @@ final class EmptyRegionMerger {
    * none: an earlier run's refused merges are tried again). Never throws: returns how many merges
    * completed.
    */
-  int run(List<SnapshotId> cleaned) {
+  int run(List<SnapshotKeys> cleaned) {
     if (!enabled) {
       return 0;
     }
@@ -142,9 +166,9 @@ final class EmptyRegionMerger {
     TableName table = dataset.dataTable();
     int done = 0;
     try (RegionLocator locator = connection.getRegionLocator(table); Admin admin = connection.getAdmin()) {
-      List<SnapshotId> live = store.read(EmptyRegionMerger::live);
+      Live live = store.read(EmptyRegionMerger::live);
       boolean janitorRan = false;
-      for (Gap gap : gaps(live, cleaned)) {
+      for (Gap gap : gaps(live.keys(), cleaned, live.lastKeyNumber())) {
         for (List<RegionInfo> merge : merges(gap, regionsIn(locator, gap))) {
           if (!janitorRan) {
             // HBase merges no region that an earlier merge made until its catalog janitor (a chore
@@ -173,13 +197,15 @@ final class EmptyRegionMerger {
     return done;
   }
 
-  /** Every snapshot whose rows may still be in the table. */
-  private static List<SnapshotId> live(MetadataView view) {
-    List<SnapshotId> live = new ArrayList<>();
-    view.retained().forEach(s -> live.add(s.id()));
-    view.building().forEach(s -> live.add(s.id()));
-    view.awaitingCleanup().forEach(s -> live.add(s.id()));
-    return live;
+  /** The keys of every snapshot whose rows may still be in the table, and the last key number given. */
+  private record Live(List<SnapshotKeys> keys, long lastKeyNumber) {}
+
+  private static Live live(MetadataView view) {
+    List<SnapshotKeys> live = new ArrayList<>();
+    view.retained().forEach(s -> live.add(s.keys()));
+    view.building().forEach(s -> live.add(s.keys()));
+    view.awaitingCleanup().forEach(s -> live.add(s.keys()));
+    return new Live(live, view.lastKeyNumber());
   }
 
   /** The regions that overlap {@code gap}, in key order, through hbase:meta (fresh: cached ones may predate merges). */

@@ -13,12 +13,14 @@ import java.util.Optional;
  */
 final class FixedSnapshotReader implements SnapshotReader {
   private final DataTable data;
+  private final SnapshotKeys range;
   private final SnapshotId snapshot;
   private final CleanedCheck cleaned;
 
-  FixedSnapshotReader(DataTable data, SnapshotId snapshot, CleanedCheck cleaned) {
+  FixedSnapshotReader(DataTable data, SnapshotKeys keys, CleanedCheck cleaned) {
     this.data = data;
-    this.snapshot = snapshot;
+    this.range = keys;
+    this.snapshot = keys.id();
     this.cleaned = cleaned;
   }
 
@@ -40,7 +42,7 @@ final class FixedSnapshotReader implements SnapshotReader {
    */
   @Override
   public Optional<SnapshotRow> get(byte[] key, RowScan projection) {
-    Optional<SnapshotRow> row = data.get(snapshot, key, projection);
+    Optional<SnapshotRow> row = data.get(range, key, projection);
     if (row.isEmpty()) {
       cleaned.verify();
     }
@@ -50,7 +52,7 @@ final class FixedSnapshotReader implements SnapshotReader {
   /** As for a single get: the check runs only if some key was not found. */
   @Override
   public List<Optional<SnapshotRow>> get(List<byte[]> keys) {
-    List<Optional<SnapshotRow>> rows = data.get(snapshot, keys, RowScan.all());
+    List<Optional<SnapshotRow>> rows = data.get(range, keys, RowScan.all());
     if (rows.stream().anyMatch(Optional::isEmpty)) {
       cleaned.verify();
     }
@@ -59,7 +61,7 @@ final class FixedSnapshotReader implements SnapshotReader {
 
   @Override
   public RowScanner scan(RowScan scan) {
-    return new CheckedScanner(data.scan(snapshot, scan), cleaned);
+    return new CheckedScanner(data.scan(range, scan), cleaned);
   }
 
   @Override

@@ -105,20 +105,25 @@ public final class NewSnapshot {
       buildTx = startBuild(ops.txClient(), ops.id(), ops.properties().maxBuildTime());
       SnapshotId id = SnapshotId.of(buildTx.getWritePointer());
       List<SnapshotId> fencedOut = new ArrayList<>();
-      List<SnapshotId> parent = new ArrayList<>(1);
+      List<SnapshotKeys> parent = new ArrayList<>(1);
+      List<SnapshotInfo> begun = new ArrayList<>(1);
       Optional<SnapshotInfo> published = store.update("begin snapshot " + id, view -> {
         fencedOut.clear();
         parent.clear();
+        begun.clear();
         Optional<SnapshotInfo> done = published(view, runId, sourceKey);
         if (done.isPresent()) {
           return done;
         }
         // the parent is the current record (one row): a corrupt one stops writers before they build
+        Optional<SnapshotInfo> current = view.currentInfo();
         SnapshotInfo building = SnapshotInfo.builder(id).state(SnapshotState.BUILDING)
             .createdAt(ops.clock().instant()).writer(owner).runId(runId).sourceKey(sourceKey)
-            .parentId(view.currentInfo().map(SnapshotInfo::id).orElse(null)).fencingToken(lease.token()).build();
+            .parentId(current.map(SnapshotInfo::id).orElse(null)).fencingToken(lease.token())
+            .keyNumber(numbered(view) ? view.nextKeyNumber() : 0).build();
         fencedOut.addAll(begin(view, ops.id(), building, lockName, lease.token()));
-        building.parentId().ifPresent(parent::add);
+        current.ifPresent(c -> parent.add(c.keys()));
+        begun.add(building);
         return Optional.empty();
       });
       for (SnapshotId stale : fencedOut) {
@@ -133,7 +138,8 @@ public final class NewSnapshot {
       // before the first row: the build's writes spread over the regions its parent had (or the
       // dataset's first split points), within half the lease: nothing renews it until the writer
       // below starts its keeper
-      Presplit.apply(ops.connection(), ops.id().dataTable(), parent.stream().findFirst(), id,
+      SnapshotKeys keys = ops.remember(begun.get(0));
+      Presplit.apply(ops.connection(), ops.id().dataTable(), parent.stream().findFirst(), keys,
           ops.properties(), ops.properties().lockSettings().leaseDuration().dividedBy(2));
       WriterOptions options = new WriterOptions(owner, runId, sourceKey, lockName, writeBufferBytes);
       return new SnapshotWriterImpl(ops, new SnapshotHandle(id, buildTx, options, lease.token()), lease);
@@ -144,6 +150,15 @@ public final class NewSnapshot {
       ops.locks().release(lease);
       throw e;
     }
+  }
+
+  /**
+   * Whether the snapshot begun in {@code view} gets a key number: in a dataset at format 3 (as
+   * this process opened it), and in one whose upgrade this process has not seen but another
+   * process has, once that process numbered a snapshot (the pointer row says so).
+   */
+  private boolean numbered(MetadataView view) {
+    return ops.numberedKeys() || view.lastKeyNumber() > 0;
   }
 
   /**

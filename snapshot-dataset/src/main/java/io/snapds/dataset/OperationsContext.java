@@ -15,8 +15,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.tephra.Transaction;
@@ -48,10 +50,18 @@ final class OperationsContext {
   private final DataTable data;
   private final LockTable locks;
   private final Cleanup cleanup;
+  private final boolean numberedKeys;
+  /**
+   * Key prefixes of snapshots this process has seen: a record's key number never changes once its
+   * begin committed, so entries never go stale. Bounded: cleared when full.
+   */
+  private final Map<SnapshotId, SnapshotKeys> keys = new ConcurrentHashMap<>();
+  private static final int KEYS_CACHED = 10_000;
 
-  private OperationsContext(DatasetId id, DatasetProperties properties, MetadataStore store,
+  private OperationsContext(DatasetId id, DatasetProperties properties, boolean numberedKeys, MetadataStore store,
       TransactionSystemClient txClient, Clock clock, Connection connection, DataTable data, LockTable locks,
       Cleanup cleanup) {
+    this.numberedKeys = numberedKeys;
     this.id = id;
     this.properties = properties;
     this.store = store;
@@ -64,7 +74,7 @@ final class OperationsContext {
   }
 
   /** The context of a dataset in HBase with its metadata in Tephra transactions. */
-  static OperationsContext open(DatasetId id, DatasetProperties properties, Connection connection,
+  static OperationsContext open(DatasetId id, DatasetProperties properties, boolean numberedKeys, Connection connection,
       TransactionSystemClient txClient, Clock clock, CommitClock commitClock,
       Function<TransactionSystemClient, ReadTransactions> readTxs) {
     // the transaction service's unchecked failures become typed errors naming this dataset
@@ -76,7 +86,7 @@ final class OperationsContext {
     Cleanup cleanup = new Cleanup(id, store, data, locks, typed, clock, new MetadataPruner(id, store, properties, locks),
         properties.cleanupThreads(),
         new EmptyRegionMerger(id, store, connection, properties.mergeEmptyRegions(), Duration.ofMinutes(1)));
-    return new OperationsContext(id, properties, store, typed, clock, connection, data, locks, cleanup);
+    return new OperationsContext(id, properties, numberedKeys, store, typed, clock, connection, data, locks, cleanup);
   }
 
   /**
@@ -84,7 +94,7 @@ final class OperationsContext {
    * roll back, tag, relay) work on it; asking it for anything else fails.
    */
   static OperationsContext metadataOnly(DatasetId id, MetadataStore store, Clock clock) {
-    return new OperationsContext(id, DatasetProperties.defaults(), store, null, clock, null, null, null, null);
+    return new OperationsContext(id, DatasetProperties.defaults(), true, store, null, clock, null, null, null, null);
   }
 
   DatasetId id() {
@@ -93,6 +103,36 @@ final class OperationsContext {
 
   DatasetProperties properties() {
     return properties;
+  }
+
+  /** True when new snapshots get key numbers (metadata format 3 or later). */
+  boolean numberedKeys() {
+    return numberedKeys;
+  }
+
+  /**
+   * Where {@code snapshot}'s rows are: from the snapshot's record, read once per process (one
+   * metadata get) and remembered.
+   *
+   * @throws SnapshotNotAvailableException if the snapshot has no record
+   */
+  SnapshotKeys keys(SnapshotId snapshot) {
+    SnapshotKeys k = keys.get(snapshot);
+    if (k == null) {
+      k = remember(store.read(view -> view.snapshot(snapshot)).orElseThrow(() ->
+          new SnapshotNotAvailableException(id, snapshot, null)));
+    }
+    return k;
+  }
+
+  /** The keys of {@code record}, remembered for {@link #keys(SnapshotId)}. */
+  SnapshotKeys remember(SnapshotInfo record) {
+    SnapshotKeys k = record.keys();
+    if (keys.size() >= KEYS_CACHED) {
+      keys.clear();
+    }
+    keys.put(record.id(), k);
+    return k;
   }
 
   MetadataStore store() {
@@ -134,7 +174,7 @@ final class OperationsContext {
   }
 
   /** A row writer into {@code snapshot} (which the caller checked is BUILDING). */
-  SnapshotRowWriter rowWriter(SnapshotId snapshot, long writeBufferBytes) {
+  SnapshotRowWriter rowWriter(SnapshotKeys snapshot, long writeBufferBytes) {
     return new SnapshotRowWriter(connection(), id, snapshot, families(), writeBufferBytes);
   }
 

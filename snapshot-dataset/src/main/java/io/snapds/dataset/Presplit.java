@@ -1,7 +1,6 @@
 package io.snapds.dataset;
 
 import io.snapds.dataset.store.DataTable;
-import io.snapds.dataset.store.RowKeys;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,10 +42,10 @@ final class Presplit {
   private Presplit() {}
 
   /** The split points for {@code child} inherited from {@code parentStarts} (region start keys of the table). */
-  static List<byte[]> inherited(byte[][] regionStarts, SnapshotId parent, SnapshotId child, int max) {
-    byte[] parentStart = RowKeys.start(parent);
-    byte[] parentStop = RowKeys.stop(parent);
-    byte[] childPrefix = child.toBytes();
+  static List<byte[]> inherited(byte[][] regionStarts, SnapshotKeys parent, SnapshotKeys child, int max) {
+    byte[] parentStart = parent.start();
+    byte[] parentStop = parent.stop();
+    byte[] childPrefix = child.prefix();
     List<byte[]> points = new ArrayList<>();
     for (byte[] start : regionStarts) {
       if (Bytes.compareTo(start, parentStart) > 0 && Bytes.compareTo(start, parentStop) < 0) {
@@ -71,7 +70,7 @@ final class Presplit {
   /**
    * The start keys of the regions that hold {@code parent}'s range; see {@link #regionsOf}.
    */
-  private static byte[][] regionStartsOf(RegionLocator locator, SnapshotId parent) throws IOException {
+  private static byte[][] regionStartsOf(RegionLocator locator, SnapshotKeys parent) throws IOException {
     return regionsOf(locator, parent).stream().map(r -> r.getRegion().getStartKey()).toArray(byte[][]::new);
   }
 
@@ -79,18 +78,18 @@ final class Presplit {
    * The regions that hold {@code snapshot}'s range, fresh from hbase:meta (a cached location may
    * predate the splits): only that snapshot's regions, not the whole table's.
    */
-  private static List<HRegionLocation> regionsOf(RegionLocator locator, SnapshotId snapshot) throws IOException {
-    return DataTable.regionsIn(locator, RowKeys.start(snapshot), RowKeys.stop(snapshot), true, Integer.MAX_VALUE);
+  private static List<HRegionLocation> regionsOf(RegionLocator locator, SnapshotKeys snapshot) throws IOException {
+    return DataTable.regionsIn(locator, snapshot.start(), snapshot.stop(), true, Integer.MAX_VALUE);
   }
 
   /**
    * The split points of a first snapshot (one without a parent): the user's keys under the
    * snapshot's prefix, evenly thinned to {@code max} like inherited ones.
    */
-  static List<byte[]> first(List<byte[]> userKeys, SnapshotId child, int max) {
+  static List<byte[]> first(List<byte[]> userKeys, SnapshotKeys child, int max) {
     List<byte[]> points = new ArrayList<>(userKeys.size());
     for (byte[] key : userKeys) {
-      points.add(RowKeys.rowKey(child, key));
+      points.add(child.rowKey(key));
     }
     return thin(points, max);
   }
@@ -99,7 +98,7 @@ final class Presplit {
    * Splits the data table inside {@code child}'s range where its parent's regions begin, or at
    * the dataset's first split points when it has no parent; see {@link #split}.
    */
-  static int apply(Connection connection, TableName table, Optional<SnapshotId> parent, SnapshotId child,
+  static int apply(Connection connection, TableName table, Optional<SnapshotKeys> parent, SnapshotKeys child,
       DatasetProperties properties, Duration budget) {
     int max = properties.presplitMaxRegions();
     if (max <= 0 || (parent.isEmpty() && properties.firstSplitPoints().isEmpty())) {
@@ -124,7 +123,7 @@ final class Presplit {
    * at most {@code budget}: the caller holds the writer lock, which nothing renews until the writer
    * exists, so the budget must stay well inside the lease. Returns how many splits were made.
    */
-  private static int split(Connection connection, RegionLocator locator, SnapshotId child, List<byte[]> points,
+  private static int split(Connection connection, RegionLocator locator, SnapshotKeys child, List<byte[]> points,
       Duration budget) throws IOException {
     TableName table = locator.getName();
     long deadline = System.nanoTime() + budget.toNanos();
@@ -165,7 +164,7 @@ final class Presplit {
    * Moves the regions of {@code child}'s range so that region i is on live server i mod n (servers
    * in name order, starting from where the first region is). Returns how many moved.
    */
-  private static int spread(Admin admin, RegionLocator locator, SnapshotId child, long deadline)
+  private static int spread(Admin admin, RegionLocator locator, SnapshotKeys child, long deadline)
       throws IOException {
     List<ServerName> servers = new ArrayList<>(admin.getRegionServers());
     if (servers.size() < 2) {

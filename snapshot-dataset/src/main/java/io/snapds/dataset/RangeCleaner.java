@@ -61,8 +61,9 @@ final class RangeCleaner {
    * @throws CleanupInterruptedException when the calling thread is interrupted (the pieces done stay recorded)
    * @throws StorageException when a piece's deletes failed (likewise)
    */
-  Cleaned clean(SnapshotId snapshot, CleanupProgress before, CleanupListener listener) {
-    List<KeyRange> pieces = before.remaining(data.regionBoundaries(snapshot));
+  Cleaned clean(SnapshotKeys keys, CleanupProgress before, CleanupListener listener) {
+    SnapshotId snapshot = keys.id();
+    List<KeyRange> pieces = before.remaining(data.regionBoundaries(keys));
     listener.started(snapshot, pieces.size(), before.done().size());
     boolean progressRow = !before.equals(CleanupProgress.NONE);
     if (pieces.isEmpty()) {
@@ -73,7 +74,7 @@ final class RangeCleaner {
     try {
       CompletionService<Piece> done = new ExecutorCompletionService<>(pool);
       for (KeyRange piece : pieces) {
-        done.submit(() -> new Piece(piece, data.deleteRange(snapshot, piece, batch)));
+        done.submit(() -> new Piece(piece, data.deleteRange(keys, piece, batch)));
       }
       CleanupProgress progress = before;
       long rows = 0;

@@ -196,6 +196,16 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
   }
 
   /**
+   * Where {@code snapshot}'s rows are in the data table, for engine adapters that plan their own
+   * scans ({@link io.snapds.dataset.read.SplitPlanner}): from its record, read once per process.
+   *
+   * @throws SnapshotNotAvailableException if no such snapshot is recorded
+   */
+  public SnapshotKeys keys(SnapshotId snapshot) {
+    return ops.keys(checkNotNull(snapshot, "snapshot id must not be null"));
+  }
+
+  /**
    * @throws HistoryHorizonException if its record is past the history horizon
    * @throws SnapshotNotAvailableException if no such snapshot was ever recorded
    */
@@ -326,7 +336,8 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
    * (MapReduce tasks). Its counts go to the writer through {@link SnapshotWriter#addCounts}.
    */
   public SnapshotRowWriter openRowWriter(SnapshotId snapshot, long writeBufferBytes) {
-    return ops.rowWriter(SnapshotWriterImpl.requireBuilding(ops.id(), snapshot(snapshot)), writeBufferBytes);
+    return ops.rowWriter(ops.remember(SnapshotWriterImpl.requireBuilding(ops.id(), snapshot(snapshot))),
+        writeBufferBytes);
   }
 
   /**

@@ -150,10 +150,11 @@ public final class SnapshotDatasets {
       throw StorageErrors.translate(id, "open", e);
     }
     int format = admin.formatVersion();
-    if (format < PropertiesCodec.FORMAT_VERSION) {
-      throw new MetadataFormatException(id, format, PropertiesCodec.FORMAT_VERSION);
+    if (format < PropertiesCodec.MIN_FORMAT_VERSION) {
+      throw new MetadataFormatException(id, format, PropertiesCodec.MIN_FORMAT_VERSION);
     }
-    return new SnapshotDataset(OperationsContext.open(id, admin.properties(), connection, txClient, clock, commitClock,
+    return new SnapshotDataset(OperationsContext.open(id, admin.properties(),
+        format >= PropertiesCodec.NUMBERED_KEYS_FORMAT, connection, txClient, clock, commitClock,
         c -> readReuse.isZero() ? ReadTransactions.fresh(c) : ReadTransactions.reusing(c, readReuse, nanoTime)));
   }
 

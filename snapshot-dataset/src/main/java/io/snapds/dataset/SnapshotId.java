@@ -6,8 +6,8 @@ import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * The id of one snapshot: the Tephra write pointer of the transaction that built it. Ids grow
- * with time, so a newer snapshot always has a larger id; the id is also the 8-byte big-endian
- * prefix of every row key of the snapshot in the data table.
+ * with time, so a newer snapshot always has a larger id. Where its rows are in the data table is
+ * {@link SnapshotKeys} (a short key number since metadata format 3, the 8-byte id before).
  */
 public final class SnapshotId implements Comparable<SnapshotId> {
   public static final int BYTES = Long.BYTES;

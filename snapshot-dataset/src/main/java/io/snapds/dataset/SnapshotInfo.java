@@ -1,5 +1,6 @@
 package io.snapds.dataset;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import com.google.common.base.MoreObjects;
@@ -33,6 +34,7 @@ public final class SnapshotInfo {
   private final Instant cleanedAt;
   private final ImmutableSortedMap<String, String> summary;
   private final Integer schemaId;
+  private final long keyNumber;
 
   private SnapshotInfo(Builder b) {
     this.id = checkNotNull(b.id, "id");
@@ -51,6 +53,9 @@ public final class SnapshotInfo {
     this.cleanedAt = b.cleanedAt;
     this.summary = ImmutableSortedMap.copyOf(b.summary);
     this.schemaId = b.schemaId;
+    this.keyNumber = b.keyNumber;
+    checkArgument(keyNumber >= 0 && keyNumber <= SnapshotKeys.MAX_NUMBER,
+        "key number must be between 0 and %s, got %s", SnapshotKeys.MAX_NUMBER, keyNumber);
   }
 
   /** For the metadata store, which builds the records it reads; users get them from the dataset. */
@@ -76,6 +81,7 @@ public final class SnapshotInfo {
     b.cleanedAt = cleanedAt;
     b.summary = summary;
     b.schemaId = schemaId;
+    b.keyNumber = keyNumber;
     return b;
   }
 
@@ -152,6 +158,20 @@ public final class SnapshotInfo {
     return Optional.ofNullable(cleanedAt);
   }
 
+  /**
+   * The dataset-local number whose short encoding prefixes the snapshot's rows in the data table
+   * (metadata format 3), given in the begin commit; 0 for a snapshot whose rows carry its 8-byte
+   * id instead (every snapshot of a format-2 dataset, and those begun before its upgrade).
+   */
+  public long keyNumber() {
+    return keyNumber;
+  }
+
+  /** Where the snapshot's rows are in the data table. */
+  public SnapshotKeys keys() {
+    return keyNumber == 0 ? SnapshotKeys.legacy(id) : SnapshotKeys.numbered(id, keyNumber);
+  }
+
   /** Key-value facts the writer recorded at publish (for example a content checksum). */
   public Map<String, String> summary() {
     return summary;
@@ -169,13 +189,13 @@ public final class SnapshotInfo {
         && Objects.equals(parentId, other.parentId) && tags.equals(other.tags)
         && fencingToken == other.fencingToken && cleanupFence == other.cleanupFence
         && Objects.equals(cleanedAt, other.cleanedAt) && summary.equals(other.summary)
-        && Objects.equals(schemaId, other.schemaId);
+        && Objects.equals(schemaId, other.schemaId) && keyNumber == other.keyNumber;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(id, state, createdAt, committedAt, rowCount, byteCount, writer, runId,
-        sourceKey, parentId, tags, fencingToken, cleanupFence, cleanedAt, summary, schemaId);
+        sourceKey, parentId, tags, fencingToken, cleanupFence, cleanedAt, summary, schemaId, keyNumber);
   }
 
   @Override
@@ -184,7 +204,8 @@ public final class SnapshotInfo {
         .add("id", id).add("state", state).add("createdAt", createdAt).add("committedAt", committedAt)
         .add("rows", rowCount).add("bytes", byteCount).add("writer", writer).add("runId", runId)
         .add("sourceKey", sourceKey).add("parent", parentId).add("tags", tags.isEmpty() ? null : tags)
-        .add("cleanedAt", cleanedAt).add("summary", summary.isEmpty() ? null : summary).add("schema", schemaId).toString();
+        .add("cleanedAt", cleanedAt).add("summary", summary.isEmpty() ? null : summary).add("schema", schemaId)
+        .add("keyNumber", keyNumber == 0 ? null : keyNumber).toString();
   }
 
   /** Builds a {@link SnapshotInfo}; id, state and createdAt are required. */
@@ -205,6 +226,7 @@ public final class SnapshotInfo {
     private Instant cleanedAt;
     private Map<String, String> summary = Map.of();
     private Integer schemaId;
+    private long keyNumber;
 
     private Builder(SnapshotId id) {
       this.id = checkNotNull(id, "id");
@@ -283,6 +305,12 @@ public final class SnapshotInfo {
 
     public Builder summary(Map<String, String> summary) {
       this.summary = checkNotNull(summary, "summary");
+      return this;
+    }
+
+    /** See {@link SnapshotInfo#keyNumber()}; 0 (the default) for the 8-byte id prefix. */
+    public Builder keyNumber(long keyNumber) {
+      this.keyNumber = keyNumber;
       return this;
     }
 

@@ -35,6 +35,7 @@ import org.apache.yetus.audience.InterfaceAudience;
 @InterfaceAudience.Private
 public final class SnapshotRowWriter implements AutoCloseable {
   private final DatasetId dataset;
+  private final SnapshotKeys keys;
   private final SnapshotId snapshot;
   private final Map<String, byte[]> families;
   private final long maxValueSize;
@@ -51,7 +52,7 @@ public final class SnapshotRowWriter implements AutoCloseable {
   private long bytes;
   private boolean closed;
 
-  SnapshotRowWriter(Connection connection, DatasetId dataset, SnapshotId snapshot, Set<String> families,
+  SnapshotRowWriter(Connection connection, DatasetId dataset, SnapshotKeys snapshot, Set<String> families,
       long writeBufferBytes) {
     this(dataset, mutator(connection, dataset, writeBufferBytes), snapshot, families,
         connection.getConfiguration().getLong("hbase.client.keyvalue.maxsize", 10485760L), writeBufferBytes);
@@ -62,11 +63,12 @@ public final class SnapshotRowWriter implements AutoCloseable {
    *
    * @param writeBufferBytes the mutator's write buffer; one Put carries at most a quarter of it
    */
-  SnapshotRowWriter(DatasetId dataset, BufferedMutator mutator, SnapshotId snapshot, Set<String> families,
+  SnapshotRowWriter(DatasetId dataset, BufferedMutator mutator, SnapshotKeys snapshot, Set<String> families,
       long maxValueSize, long writeBufferBytes) {
     checkArgument(writeBufferBytes > 0, "write buffer must be positive, got %s bytes", writeBufferBytes);
     this.dataset = dataset;
-    this.snapshot = snapshot;
+    this.keys = snapshot;
+    this.snapshot = snapshot.id();
     this.families = new LinkedHashMap<>();
     families.forEach(f -> this.families.put(f, Bytes.toBytes(f)));
     this.maxValueSize = maxValueSize;
@@ -85,6 +87,11 @@ public final class SnapshotRowWriter implements AutoCloseable {
 
   public SnapshotId snapshotId() {
     return snapshot;
+  }
+
+  /** Where the rows go: the snapshot's key prefix. */
+  public SnapshotKeys keys() {
+    return keys;
   }
 
   /** Rows written so far (consecutive cells of the same key count once). */
@@ -111,7 +118,7 @@ public final class SnapshotRowWriter implements AutoCloseable {
       throw new IllegalArgumentException(String.format("value of %s:%s must not be null (use delete)", family,
           Bytes.toStringBinary(qualifier)));
     }
-    long cellSize = SnapshotId.BYTES + key.length + familyBytes.length + qualifier.length + value.length;
+    long cellSize = keys.prefixLength() + key.length + familyBytes.length + qualifier.length + value.length;
     if (cellSize > maxValueSize) {
       throw new IllegalArgumentException(String.format(
           "cell %s:%s of row %s is %s bytes, over the limit of %s bytes (hbase.client.keyvalue.maxsize)",
@@ -120,7 +127,7 @@ public final class SnapshotRowWriter implements AutoCloseable {
     }
     if (!sameRow) {
       sendPending();
-      pending = new Put(RowKeys.rowKey(snapshot, key));
+      pending = new Put(keys.rowKey(key));
       rows++;
       lastKey = key.clone();
       bytes += key.length;
@@ -155,7 +162,7 @@ public final class SnapshotRowWriter implements AutoCloseable {
   public void delete(byte[] key) {
     checkOpen();
     sendPending();
-    mutate(new Delete(RowKeys.rowKey(snapshot, key), nextTimestamp()));
+    mutate(new Delete(keys.rowKey(key), nextTimestamp()));
     lastKey = null;
   }
 

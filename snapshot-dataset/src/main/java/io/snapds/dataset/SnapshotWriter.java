@@ -20,6 +20,9 @@ public interface SnapshotWriter extends AutoCloseable {
   /** The id the rows are written under (the building transaction's write pointer). */
   SnapshotId snapshotId();
 
+  /** Where the rows are written in the data table (the snapshot's key prefix). */
+  SnapshotKeys snapshotKeys();
+
   /**
    * Present when the run id given at begin was published before: then nothing is written, and
    * {@link #commit()} returns that snapshot again instead of publishing a second one.

@@ -53,7 +53,7 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     this.handle = handle;
     this.alreadyPublished = null;
     this.keeper = new LeaseKeeper(ops.locks(), lease, ops.properties().lockSettings());
-    this.rows = ops.rowWriter(handle.snapshot, handle.options.writeBufferBytes());
+    this.rows = ops.rowWriter(ops.keys(handle.snapshot), handle.options.writeBufferBytes());
   }
 
   /**
@@ -64,17 +64,23 @@ final class SnapshotWriterImpl implements SnapshotWriter {
    */
   static SnapshotWriter resume(OperationsContext ops, SnapshotInfo recorded, SnapshotHandle handle) {
     requireBuilding(ops.id(), recorded);
+    ops.remember(recorded);
     LockLease lease = new LockLease(handle.options.lockName(), handle.options.owner(), handle.token,
         ops.clock().instant(), ops.clock().instant().plus(ops.properties().lockSettings().leaseDuration()));
     return new SnapshotWriterImpl(ops, handle, lease);
   }
 
   /** Workers write only into a snapshot that is BUILDING: its writer has neither published nor given it up. */
-  static SnapshotId requireBuilding(DatasetId dataset, SnapshotInfo recorded) {
+  static SnapshotInfo requireBuilding(DatasetId dataset, SnapshotInfo recorded) {
     if (recorded.state() != SnapshotState.BUILDING) {
       throw new SnapshotNotAvailableException(dataset, recorded.id(), recorded.state());
     }
-    return recorded.id();
+    return recorded;
+  }
+
+  @Override
+  public SnapshotKeys snapshotKeys() {
+    return alreadyPublished != null ? alreadyPublished.keys() : rows.keys();
   }
 
   @Override

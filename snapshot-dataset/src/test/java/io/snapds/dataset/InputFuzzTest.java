@@ -55,10 +55,12 @@ class InputFuzzTest {
         continue;
       }
       try {
-        byte[] row = RowKeys.rowKey(id, key);
-        assertArrayEquals(key, RowKeys.userKey(row), fuzz.where(i));
-        assertEquals(id, RowKeys.snapshotOf(row), fuzz.where(i));
-        assertTrue(Bytes.compareTo(RowKeys.start(id), row) <= 0 && Bytes.compareTo(row, RowKeys.stop(id)) < 0,
+        SnapshotKeys k = fuzz.chance(0.5) ? SnapshotKeys.legacy(id)
+            : SnapshotKeys.numbered(id, 1 + ((raw & Long.MAX_VALUE) >>> (8 + (int) ((raw >>> 3) % 56))));
+        byte[] row = k.rowKey(key);
+        assertArrayEquals(key, k.userKey(row), fuzz.where(i));
+        assertEquals(k, SnapshotKeys.of(id, k.prefix()), fuzz.where(i));
+        assertTrue(Bytes.compareTo(k.start(), row) <= 0 && Bytes.compareTo(row, k.stop()) < 0,
             fuzz.where(i) + ": row key outside its snapshot's range");
         assertEquals(id, SnapshotId.parse(id.toString()), fuzz.where(i));
       } catch (IllegalArgumentException expected) {

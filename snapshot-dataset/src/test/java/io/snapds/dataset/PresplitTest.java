@@ -1,8 +1,8 @@
 package io.snapds.dataset;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.snapds.dataset.store.RowKeys;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.HConstants;
@@ -11,26 +11,35 @@ import org.junit.jupiter.api.Test;
 
 /** Which split points a new snapshot inherits from its parent's regions. */
 class PresplitTest {
-  private static final SnapshotId OLDER = SnapshotId.of(1_796_000_000_000_000_000L);
-  private static final SnapshotId PARENT = SnapshotId.of(1_796_000_001_000_000_000L);
-  private static final SnapshotId CHILD = SnapshotId.of(1_796_000_002_000_000_000L);
+  private static final SnapshotKeys OLDER = SnapshotKeys.numbered(SnapshotId.of(1_796_000_000_000_000_000L), 1);
+  private static final SnapshotKeys PARENT = SnapshotKeys.numbered(SnapshotId.of(1_796_000_001_000_000_000L), 2);
+  private static final SnapshotKeys CHILD = SnapshotKeys.numbered(SnapshotId.of(1_796_000_002_000_000_000L), 3);
 
   private static List<String> userKeys(List<byte[]> points) {
     List<String> out = new ArrayList<>();
     for (byte[] p : points) {
-      assertEquals(0, Bytes.compareTo(p, 0, 8, CHILD.toBytes(), 0, 8), "a point inside the child's range");
-      out.add(Bytes.toString(RowKeys.userKey(p)));
+      assertTrue(Bytes.compareTo(p, CHILD.start()) > 0 && Bytes.compareTo(p, CHILD.stop()) < 0,
+          "a point inside the child's range");
+      out.add(Bytes.toString(CHILD.userKey(p)));
     }
     return out;
   }
 
   @Test
   void theParentsInnerBoundariesMoveToTheChildsRange() {
-    byte[][] starts = {HConstants.EMPTY_START_ROW, RowKeys.rowKey(OLDER, Bytes.toBytes("m")), RowKeys.start(PARENT),
-        RowKeys.rowKey(PARENT, Bytes.toBytes("g")), RowKeys.rowKey(PARENT, Bytes.toBytes("p")),
-        RowKeys.rowKey(CHILD, Bytes.toBytes("a"))};
+    byte[][] starts = {HConstants.EMPTY_START_ROW, OLDER.rowKey(Bytes.toBytes("m")), PARENT.start(),
+        PARENT.rowKey(Bytes.toBytes("g")), PARENT.rowKey(Bytes.toBytes("p")),
+        CHILD.rowKey(Bytes.toBytes("a"))};
     // the older snapshot's boundary and the parent's own start are not the parent's inner boundaries
     assertEquals(List.of("g", "p"), userKeys(Presplit.inherited(starts, PARENT, CHILD, 64)));
+  }
+
+  @Test
+  void theFirstNumberedChildOfAnUpgradedDatasetInheritsItsLegacyParentsBoundaries() {
+    SnapshotKeys legacyParent = SnapshotKeys.legacy(SnapshotId.of(1_796_000_001_500_000_000L));
+    byte[][] starts = {HConstants.EMPTY_START_ROW, legacyParent.start(), legacyParent.rowKey(Bytes.toBytes("g")),
+        legacyParent.rowKey(Bytes.toBytes("p")), legacyParent.stop()};
+    assertEquals(List.of("g", "p"), userKeys(Presplit.inherited(starts, legacyParent, CHILD, 64)));
   }
 
   @Test
@@ -44,7 +53,7 @@ class PresplitTest {
     byte[][] starts = new byte[101][];
     starts[0] = HConstants.EMPTY_START_ROW;
     for (int i = 1; i <= 100; i++) {
-      starts[i] = RowKeys.rowKey(PARENT, Bytes.toBytes(String.format("k%03d", i)));
+      starts[i] = PARENT.rowKey(Bytes.toBytes(String.format("k%03d", i)));
     }
     List<String> kept = userKeys(Presplit.inherited(starts, PARENT, CHILD, 4));
     assertEquals(List.of("k001", "k026", "k051", "k076"), kept);

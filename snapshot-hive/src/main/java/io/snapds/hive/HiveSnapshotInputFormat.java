@@ -5,7 +5,9 @@ import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotDatasetException;
 import io.snapds.dataset.SnapshotDatasets;
 import io.snapds.dataset.RowScan;
+import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotKeys;
 import io.snapds.dataset.read.SplitPlanner;
 import java.io.IOException;
 import java.util.List;
@@ -43,13 +45,17 @@ public final class HiveSnapshotInputFormat implements InputFormat<ImmutableBytes
     SnapshotDatasets datasets = DatasetConnections.datasets(job);
     try {
       SnapshotId snapshot = snapshotForScan(job, table.dataset());
+      SnapshotKeys keys;
+      try (SnapshotDataset dataset = datasets.open(table.dataset())) {
+        keys = dataset.keys(snapshot);
+      }
       List<KeyRange> ranges = new KeyPredicates(table.key())
           .rangesOf(job.get(TableScanDesc.FILTER_EXPR_CONF_STR));
       Path[] paths = FileInputFormat.getInputPaths(job);
       SharedScanGuard.check(job, paths);
       Path tablePath = paths.length > 0 ? paths[0] : new Path("/" + table.dataset().namespace() + "/" + table.dataset().name());
       List<RowScan> scans = ranges.stream().map(r -> RowScan.all().range(r.start(), r.stop())).toList();
-      return SplitPlanner.plan(datasets.connection(), table.dataset(), snapshot, scans).stream()
+      return SplitPlanner.plan(datasets.connection(), table.dataset(), keys, scans).stream()
           .map(split -> new SnapshotSplit(tablePath, split)).toArray(InputSplit[]::new);
     } catch (SnapshotDatasetException | IllegalArgumentException e) {
       throw new IOException(e.getMessage(), e);

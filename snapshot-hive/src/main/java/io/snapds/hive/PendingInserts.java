@@ -82,7 +82,7 @@ final class PendingInserts {
     SnapshotWriter writer = pending.writer();
     try {
       SnapshotRowCounter.Counts counts = SnapshotRowCounter.count(
-          DatasetConnections.datasets(pending.conf()).connection(), pending.dataset(), writer.snapshotId());
+          DatasetConnections.datasets(pending.conf()).connection(), pending.dataset(), writer.snapshotKeys());
       long rows = counts.rows();
       writer.addCounts(rows, counts.bytes());
       SnapshotInfo published = writer.commit();

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.snapds.dataset.RowScan;
 import io.snapds.dataset.SnapshotId;
-import io.snapds.dataset.store.RowKeys;
+import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
 import java.util.ArrayList;
@@ -52,10 +52,11 @@ class HiveSnapshotInputFormatTest {
     EmbeddedHive hive = EmbeddedHive.get();
     prices = Prices.create(hive, "inputformat");
     prices.publish(1, 10);
-    current = prices.publish(2, ROWS).id();
+    SnapshotInfo published = prices.publish(2, ROWS);
+    current = published.id();
     // split the data table inside the current snapshot, at sku030
     MiniCluster cluster = MiniCluster.get();
-    cluster.util().getAdmin().split(prices.id.dataTable(), RowKeys.rowKey(current, Bytes.toBytes("sku030")));
+    cluster.util().getAdmin().split(prices.id.dataTable(), published.keys().rowKey(Bytes.toBytes("sku030")));
     cluster.util().waitFor(60_000, () -> cluster.util().getAdmin().getRegions(prices.id.dataTable()).size() == 2);
   }
 

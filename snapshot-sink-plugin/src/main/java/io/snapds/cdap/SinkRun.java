@@ -169,7 +169,7 @@ final class SinkRun implements AutoCloseable {
     if (succeeded) {
       // the tasks wrote through their own row writers: count what is in HBase for the summary
       SnapshotRowCounter.Counts counts = SnapshotRowCounter.count(connection.connection(), dataset.id(),
-          writer.snapshotId());
+          writer.snapshotKeys());
       SnapshotInfo info = writer.addCounts(counts.rows(), counts.bytes()).commit();
       LOG.info("Published snapshot {} of {} for run '{}'", info.id(), dataset.id(), runId);
       return Optional.of(info);

@@ -15,6 +15,7 @@ import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotHandle;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotInfo;
+import io.snapds.dataset.SnapshotKeys;
 import io.snapds.dataset.SnapshotNotAvailableException;
 import io.snapds.dataset.SnapshotReader;
 import io.snapds.dataset.SnapshotRow;
@@ -35,7 +36,6 @@ import io.snapds.dataset.schema.Schema;
 import io.snapds.dataset.schema.SchemaRecord;
 import io.snapds.dataset.schema.Type;
 import io.snapds.dataset.testing.GoldenRecords;
-import io.snapds.dataset.store.RowKeys;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
 import io.snapds.dataset.testing.MiniClusterTxClientFactory;
@@ -453,23 +453,25 @@ class SnapshotMapReduceIT {
     Thread.sleep(5);
     SnapshotInfo s2 = publish(a, "two", 50);
     SnapshotId id1 = s1.id();
+    SnapshotKeys k1 = s1.keys();
+    SnapshotKeys k2 = s2.keys();
 
     Job asOf = newJob("as of");
     SnapshotInputFormat.setInput(asOf, a.id(), SnapshotSelector.asOf(between));
     List<SnapshotSplit> splits = splits(asOf);
     assertEquals(List.of(
-        range(RowKeys.start(id1), key(id1, "k100")),
-        range(key(id1, "k100"), key(id1, "k200")),
-        range(key(id1, "k200"), RowKeys.stop(id1))), splits.stream().map(SnapshotMapReduceIT::range).toList());
+        range(k1.start(), key(k1, "k100")),
+        range(key(k1, "k100"), key(k1, "k200")),
+        range(key(k1, "k200"), k1.stop())), splits.stream().map(SnapshotMapReduceIT::range).toList());
     assertTrue(splits.stream().allMatch(s -> s.getLocations().length == 1), "every split names its host");
 
     // s2's range was pre-split at s1's boundaries when it began (issue #12): one split per inherited region
     Job byId = newJob("by id");
     SnapshotInputFormat.setInput(byId, a.id(), SnapshotSelector.snapshot(s2.id()));
     assertEquals(List.of(
-        range(RowKeys.start(s2.id()), key(s2.id(), "k100")),
-        range(key(s2.id(), "k100"), key(s2.id(), "k200")),
-        range(key(s2.id(), "k200"), RowKeys.stop(s2.id()))),
+        range(k2.start(), key(k2, "k100")),
+        range(key(k2, "k100"), key(k2, "k200")),
+        range(key(k2, "k200"), k2.stop())),
         splits(byId).stream().map(SnapshotMapReduceIT::range).toList());
 
     // by tag: the tagged snapshot (not the current one), resolved and pinned when the splits are computed
@@ -644,7 +646,7 @@ class SnapshotMapReduceIT {
       throws Exception {
     try (SnapshotWriter w = ds.newSnapshot().begin()) {
       for (String k : splitKeys) {
-        splitAt(ds.id().dataTable(), key(w.snapshotId(), k));
+        splitAt(ds.id().dataTable(), key(w.snapshotKeys(), k));
       }
       write(w, tag, rows);
       return w.commit();
@@ -659,8 +661,8 @@ class SnapshotMapReduceIT {
     return out;
   }
 
-  private static byte[] key(SnapshotId snapshot, String userKey) {
-    return RowKeys.rowKey(snapshot, Bytes.toBytes(userKey));
+  private static byte[] key(SnapshotKeys snapshot, String userKey) {
+    return snapshot.rowKey(Bytes.toBytes(userKey));
   }
 
   private static String range(byte[] start, byte[] stop) {

@@ -9,12 +9,15 @@ import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.DatasetNotFoundException;
 import io.snapds.dataset.DatasetProperties;
 import io.snapds.dataset.DatasetRole;
+import io.snapds.dataset.lock.LockStatus;
 import io.snapds.dataset.lock.LockTable;
 import io.snapds.dataset.StorageException;
 import io.snapds.dataset.store.CommitClock;
 import io.snapds.dataset.store.HBaseMetadataStore;
 import io.snapds.dataset.store.PropertiesCodec;
 import java.io.IOException;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -148,11 +151,13 @@ public final class CompositeDatasetAdmin {
   /** Removes every snapshot and all metadata, keeping the tables and properties. */
   public void truncate() {
     DatasetProperties properties = properties();
+    // a format-2 dataset stays at 2 (libraries of format 2 still open it); format 1 has no rows left to upgrade
+    int format = Math.max(formatVersion(), PropertiesCodec.MIN_FORMAT_VERSION);
     run("truncate", admin -> {
       for (TableAdmin part : parts(admin, properties)) {
         part.truncate();
       }
-      writeProperties(properties);
+      writeProperties(properties, format);
       return null;
     });
   }
@@ -162,12 +167,28 @@ public final class CompositeDatasetAdmin {
    * the metadata to the current format in place, keeping every committed snapshot, history
    * entry, tag and run id. Safe to run again. Returns the format version the dataset had.
    *
+   * <p>From format 2 to 3 (key numbers, see {@link io.snapds.dataset.SnapshotKeys}) no row
+   * changes, but a process of a format-2 library that still has the dataset open would read and
+   * clean the new snapshots at the wrong key range and find no rows: stop every process of an
+   * older library first. A build that holds a writer lock is one: the upgrade refuses to run while
+   * any lease is held.
+   *
    * @throws IllegalStateException if the metadata needs upgrading and this admin was made
-   *     without a transaction client
+   *     without a transaction client, or a writer holds a lease
    */
   public int upgrade() {
     DatasetProperties properties = properties();
     int format = formatVersion();
+    if (format < PropertiesCodec.FORMAT_VERSION) {
+      Instant now = Instant.now();
+      List<String> held = new LockTable(connection, dataset.lockTable(), Clock.systemUTC()).statusAll().stream()
+          .filter(l -> l.isHeld(now)).map(LockStatus::lockName).toList();
+      if (!held.isEmpty()) {
+        throw new IllegalStateException("dataset " + dataset + " has builds running (writer locks " + held
+            + " held): stop every process that uses it with an older library, let the builds end, and run the upgrade"
+            + " to format " + PropertiesCodec.FORMAT_VERSION + " again");
+      }
+    }
     run("upgrade", admin -> {
       for (TableAdmin part : parts(admin, properties)) {
         part.upgrade();
@@ -179,7 +200,12 @@ public final class CompositeDatasetAdmin {
         throw new IllegalStateException("upgrading dataset " + dataset + " from metadata format " + format
             + " needs a transaction client: use SnapshotDatasets.admin(id)");
       }
-      metadataStore(properties).upgradeFromFormat1();
+      if (format < PropertiesCodec.MIN_FORMAT_VERSION) {
+        metadataStore(properties).upgradeFromFormat1();
+      } else {
+        // 2 to 3 changes no row: snapshots begun from now on get key numbers, those there keep their prefix
+        metadataStore(properties).recordUpgrade();
+      }
       run("record the format of", admin -> {
         writeProperties(properties);
         return null;
@@ -322,7 +348,7 @@ public final class CompositeDatasetAdmin {
     } catch (IOException e) {
       throw StorageErrors.translate(dataset, "drop", e);
     }
-    if (formatVersion() < PropertiesCodec.FORMAT_VERSION) {
+    if (formatVersion() < PropertiesCodec.MIN_FORMAT_VERSION) {
       return Optional.empty();
     }
     return Optional.of(metadataStore(properties()));
@@ -370,8 +396,12 @@ public final class CompositeDatasetAdmin {
   }
 
   private void writeProperties(DatasetProperties properties) throws IOException {
+    writeProperties(properties, PropertiesCodec.FORMAT_VERSION);
+  }
+
+  private void writeProperties(DatasetProperties properties, int formatVersion) throws IOException {
     Put put = new Put(PROPERTIES_ROW);
-    PropertiesCodec.encode(properties).forEach((k, v) ->
+    PropertiesCodec.encode(properties, formatVersion).forEach((k, v) ->
         put.addColumn(META_FAMILY, Bytes.toBytes(k), Bytes.toBytes(v)));
     try (Table meta = connection.getTable(dataset.metaTable())) {
       meta.put(put);

@@ -2,7 +2,7 @@ package io.snapds.dataset.read;
 
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.RowScan;
-import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotKeys;
 import io.snapds.dataset.StorageException;
 import io.snapds.dataset.store.DataTable;
 import java.io.IOException;
@@ -28,7 +28,7 @@ public final class SnapshotRowCounter {
 
   private SnapshotRowCounter() {}
 
-  public static Counts count(Connection connection, DatasetId dataset, SnapshotId snapshot) {
+  public static Counts count(Connection connection, DatasetId dataset, SnapshotKeys snapshot) {
     long rows = 0;
     long bytes = 0;
     try (Table table = connection.getTable(dataset.dataTable());
@@ -36,7 +36,7 @@ public final class SnapshotRowCounter {
             .setFilter(new KeyOnlyFilter(true)).setCacheBlocks(false))) {
       for (Result r : scanner) {
         rows++;
-        bytes += r.getRow().length - SnapshotId.BYTES;
+        bytes += r.getRow().length - snapshot.prefixLength();
         for (Cell c : r.rawCells()) {
           bytes += c.getQualifierLength() + Bytes.toInt(c.getValueArray(), c.getValueOffset(), c.getValueLength());
         }

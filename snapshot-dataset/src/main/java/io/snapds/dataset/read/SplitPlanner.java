@@ -2,7 +2,7 @@ package io.snapds.dataset.read;
 
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.RowScan;
-import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotKeys;
 import io.snapds.dataset.store.DataTable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -25,13 +25,13 @@ public final class SplitPlanner {
    * One split per region that {@code scan}'s key range within {@code snapshot} overlaps (the whole
    * snapshot when the scan has no range), cut to that range. Only the range of {@code scan} is used.
    */
-  public static List<ReadSplit> plan(Connection connection, DatasetId dataset, SnapshotId snapshot, RowScan scan)
+  public static List<ReadSplit> plan(Connection connection, DatasetId dataset, SnapshotKeys snapshot, RowScan scan)
       throws IOException {
     return plan(connection, dataset, snapshot, List.of(scan));
   }
 
-  /** {@link #plan(Connection, DatasetId, SnapshotId, RowScan)} for each scan, in order, with one region lookup. */
-  public static List<ReadSplit> plan(Connection connection, DatasetId dataset, SnapshotId snapshot,
+  /** {@link #plan(Connection, DatasetId, SnapshotKeys, RowScan)} for each scan, in order, with one region lookup. */
+  public static List<ReadSplit> plan(Connection connection, DatasetId dataset, SnapshotKeys snapshot,
       List<RowScan> scans) throws IOException {
     List<ReadSplit> splits = new ArrayList<>();
     try (RegionLocator locator = connection.getRegionLocator(dataset.dataTable())) {

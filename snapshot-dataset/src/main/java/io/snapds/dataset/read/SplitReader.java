@@ -5,10 +5,10 @@ import static com.google.common.base.Preconditions.checkState;
 
 import io.snapds.dataset.RowScan;
 import io.snapds.dataset.SnapshotCleanedException;
+import io.snapds.dataset.SnapshotKeys;
 import io.snapds.dataset.SnapshotRow;
 import io.snapds.dataset.lock.LockTable;
 import io.snapds.dataset.store.DataTable;
-import io.snapds.dataset.store.RowKeys;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Clock;
@@ -31,6 +31,7 @@ import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 public final class SplitReader implements Closeable {
   private final Connection connection;
   private final ReadSplit split;
+  private final SnapshotKeys keys;
   private final String whenPinLapsed;
   private final Table table;
   private final ResultScanner scanner;
@@ -42,6 +43,7 @@ public final class SplitReader implements Closeable {
       ResultScanner scanner) {
     this.connection = connection;
     this.split = split;
+    this.keys = split.keys();
     this.whenPinLapsed = whenPinLapsed;
     this.table = table;
     this.scanner = scanner;
@@ -56,7 +58,7 @@ public final class SplitReader implements Closeable {
   public static SplitReader open(Connection connection, ReadSplit split, RowScan projection, boolean firstCellOnly,
       String whenPinLapsed) throws IOException {
     checkNotNull(split, "split must not be null");
-    Scan scan = DataTable.toHBaseScan(split.snapshotId(), projection)
+    Scan scan = DataTable.toHBaseScan(split.keys(), projection)
         .withStartRow(split.startRow()).withStopRow(split.stopRow()).setCacheBlocks(false);
     if (firstCellOnly) {
       scan.setFilter(new FirstKeyOnlyFilter());
@@ -86,8 +88,8 @@ public final class SplitReader implements Closeable {
       done = true;
       return false;
     }
-    key = RowKeys.userKey(r.getRow());
-    row = DataTable.toRow(r);
+    row = DataTable.toRow(keys, r);
+    key = row.key();
     return true;
   }
 

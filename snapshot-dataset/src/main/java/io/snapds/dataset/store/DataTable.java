@@ -4,11 +4,12 @@ import java.io.UncheckedIOException;
 import io.snapds.dataset.StorageErrors;
 import io.snapds.dataset.RowScan;
 import io.snapds.dataset.RowScanner;
-import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotKeys;
 import io.snapds.dataset.SnapshotRow;
 import io.snapds.dataset.StorageException;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -49,9 +50,9 @@ public final class DataTable {
   }
 
   /** The HBase scan that reads {@code scan} within one snapshot; adapters (MapReduce) reuse it. */
-  public static Scan toHBaseScan(SnapshotId snapshot, RowScan scan) {
-    byte[] start = scan.startKey().map(k -> Bytes.add(snapshot.toBytes(), k)).orElse(RowKeys.start(snapshot));
-    byte[] stop = scan.stopKey().map(k -> Bytes.add(snapshot.toBytes(), k)).orElse(RowKeys.stop(snapshot));
+  public static Scan toHBaseScan(SnapshotKeys snapshot, RowScan scan) {
+    byte[] start = scan.startKey().map(snapshot::bound).orElse(snapshot.start());
+    byte[] stop = scan.stopKey().map(snapshot::bound).orElse(snapshot.stop());
     Scan s = new Scan().withStartRow(start).withStopRow(stop).setCaching(scan.caching());
     addColumns(s, scan);
     if (scan.limit() > 0 && scan.limit() <= Integer.MAX_VALUE) {
@@ -70,16 +71,16 @@ public final class DataTable {
     }
   }
 
-  public Optional<SnapshotRow> get(SnapshotId snapshot, byte[] key, RowScan projection) {
+  public Optional<SnapshotRow> get(SnapshotKeys snapshot, byte[] key, RowScan projection) {
     try {
       Result r = table().get(toGet(snapshot, key, projection)); // one RPC, not a batch of one
-      return r.isEmpty() ? Optional.empty() : Optional.of(toRow(r));
+      return r.isEmpty() ? Optional.empty() : Optional.of(toRow(snapshot, r));
     } catch (IOException | UncheckedIOException e) {
       throw StorageErrors.translate(name, "read snapshot " + snapshot, e);
     }
   }
 
-  public List<Optional<SnapshotRow>> get(SnapshotId snapshot, List<byte[]> keys, RowScan projection) {
+  public List<Optional<SnapshotRow>> get(SnapshotKeys snapshot, List<byte[]> keys, RowScan projection) {
     List<Get> gets = new ArrayList<>(keys.size());
     for (byte[] k : keys) {
       gets.add(toGet(snapshot, k, projection));
@@ -87,7 +88,7 @@ public final class DataTable {
     try {
       List<Optional<SnapshotRow>> out = new ArrayList<>(keys.size());
       for (Result r : table().get(gets)) {
-        out.add(r.isEmpty() ? Optional.empty() : Optional.of(toRow(r)));
+        out.add(r.isEmpty() ? Optional.empty() : Optional.of(toRow(snapshot, r)));
       }
       return out;
     } catch (IOException | UncheckedIOException e) {
@@ -95,8 +96,8 @@ public final class DataTable {
     }
   }
 
-  private static Get toGet(SnapshotId snapshot, byte[] key, RowScan projection) {
-    Get g = new Get(RowKeys.rowKey(snapshot, key));
+  private static Get toGet(SnapshotKeys snapshot, byte[] key, RowScan projection) {
+    Get g = new Get(snapshot.rowKey(key));
     for (RowScan.Column c : projection.columns()) {
       if (c.qualifier() == null) {
         g.addFamily(c.family());
@@ -126,18 +127,23 @@ public final class DataTable {
     return t;
   }
 
-  public RowScanner scan(SnapshotId snapshot, RowScan scan) {
+  public RowScanner scan(SnapshotKeys snapshot, RowScan scan) {
     try {
       Table t = connection.getTable(name);
-      return new Scanner(t, t.getScanner(toHBaseScan(snapshot, scan)), scan.limit());
+      return new Scanner(t, t.getScanner(toHBaseScan(snapshot, scan)), scan.limit(), snapshot.prefixLength());
     } catch (IOException | UncheckedIOException e) {
       throw StorageErrors.translate(name, "scan snapshot " + snapshot, e);
     }
   }
 
-  /** Converts an HBase result of the data table into the user's row (prefix stripped). */
-  public static SnapshotRow toRow(Result r) {
-    return SnapshotRow.ofCells(RowKeys.userKey(r.getRow()), r.rawCells());
+  /** Converts an HBase result of {@code snapshot}'s range into the user's row (prefix stripped). */
+  public static SnapshotRow toRow(SnapshotKeys snapshot, Result r) {
+    return toRow(snapshot.prefixLength(), r);
+  }
+
+  private static SnapshotRow toRow(int prefixLength, Result r) {
+    byte[] row = r.getRow();
+    return SnapshotRow.ofCells(Arrays.copyOfRange(row, prefixLength, row.length), r.rawCells());
   }
 
   /**
@@ -146,15 +152,15 @@ public final class DataTable {
    * cached locations. A stale cache only makes pieces that span more than one region: the
    * boundaries cut the work, they do not decide what is deleted.
    */
-  public List<byte[]> regionBoundaries(SnapshotId snapshot) {
+  public List<byte[]> regionBoundaries(SnapshotKeys snapshot) {
     try (RegionLocator locator = connection.getRegionLocator(name)) {
-      List<HRegionLocation> regions = regionsIn(locator, RowKeys.start(snapshot), RowKeys.stop(snapshot), false,
+      List<HRegionLocation> regions = regionsIn(locator, snapshot.start(), snapshot.stop(), false,
           Integer.MAX_VALUE);
       List<byte[]> boundaries = new ArrayList<>(regions.size());
       for (HRegionLocation r : regions.subList(0, regions.size() - 1)) {
         byte[] end = r.getRegion().getEndKey();
-        if (end.length > SnapshotId.BYTES) { // a boundary at the range's own start cuts nothing
-          boundaries.add(RowKeys.userKey(end));
+        if (end.length > snapshot.prefixLength()) { // a boundary at the range's own start cuts nothing
+          boundaries.add(snapshot.userKey(end));
         }
       }
       return boundaries;
@@ -193,9 +199,9 @@ public final class DataTable {
    * the scan goes on while earlier deletes are sent; the mutator's close sends the rest and
    * reports any failure, so when this returns every delete is on the region servers.
    */
-  public long deleteRange(SnapshotId snapshot, CleanupProgress.KeyRange range, int batchSize) {
-    byte[] start = range.start().length == 0 ? RowKeys.start(snapshot) : Bytes.add(snapshot.toBytes(), range.start());
-    byte[] stop = range.stop().length == 0 ? RowKeys.stop(snapshot) : Bytes.add(snapshot.toBytes(), range.stop());
+  public long deleteRange(SnapshotKeys snapshot, CleanupProgress.KeyRange range, int batchSize) {
+    byte[] start = range.start().length == 0 ? snapshot.start() : snapshot.bound(range.start());
+    byte[] stop = range.stop().length == 0 ? snapshot.stop() : snapshot.bound(range.stop());
     Scan s = new Scan().withStartRow(start).withStopRow(stop)
         .setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
         .setCaching(batchSize).setCacheBlocks(false);
@@ -217,11 +223,13 @@ public final class DataTable {
     private final Table table;
     private final ResultScanner scanner;
     private final long limit;
+    private final int prefixLength;
 
-    Scanner(Table table, ResultScanner scanner, long limit) {
+    Scanner(Table table, ResultScanner scanner, long limit, int prefixLength) {
       this.table = table;
       this.scanner = scanner;
       this.limit = limit;
+      this.prefixLength = prefixLength;
     }
 
     @Override
@@ -245,7 +253,7 @@ public final class DataTable {
             throw new NoSuchElementException();
           }
           returned++;
-          return toRow(it.next());
+          return toRow(prefixLength, it.next());
         }
       };
     }

@@ -281,6 +281,17 @@ public final class HBaseMetadataStore implements MetadataStore {
     return update("upgrade metadata format", view -> MetadataUpgrade.apply(dataset, (LayoutView) view));
   }
 
+  /**
+   * The upgrade from format 2 to 3 changes no row (new snapshots get key numbers from then on):
+   * this only commits its UPGRADED event, like the upgrade from format 1 does.
+   */
+  public void recordUpgrade() {
+    update("record the upgrade of", view -> {
+      ((LayoutView) view).emitDatasetEvent(io.snapds.dataset.DatasetEvent.Type.UPGRADED);
+      return null;
+    });
+  }
+
   @Override
   public int removeVersionsOf(Collection<Long> failedTransactions) {
     if (failedTransactions.isEmpty()) {

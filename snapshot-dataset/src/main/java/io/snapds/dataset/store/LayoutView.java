@@ -92,6 +92,7 @@ final class LayoutView implements MetadataView {
     Integer schema;
     long eventSeq;
     long dropped;
+    long keyNumbers;
 
     Pointer copy() {
       Pointer c = new Pointer();
@@ -105,6 +106,7 @@ final class LayoutView implements MetadataView {
       c.schema = schema;
       c.eventSeq = eventSeq;
       c.dropped = dropped;
+      c.keyNumbers = keyNumbers;
       return c;
     }
   }
@@ -125,6 +127,10 @@ final class LayoutView implements MetadataView {
       p.schema = c.optionalInt("schema");
       p.eventSeq = c.optionalLong("eseq", 0);
       p.dropped = c.optionalLong("dropped", 0);
+      p.keyNumbers = c.optionalLong("kno", 0);
+      if (p.keyNumbers < 0 || p.keyNumbers > io.snapds.dataset.SnapshotKeys.MAX_NUMBER) {
+        throw c.corrupt("invalid key number counter kno " + p.keyNumbers);
+      }
       p.loaded = p.copy();
       pointer = p;
     }
@@ -175,6 +181,9 @@ final class LayoutView implements MetadataView {
     }
     if (was.dropped != p.dropped) {
       rows.put(STATE_ROW, DROPPED, Bytes.toBytes(p.dropped));
+    }
+    if (was.keyNumbers != p.keyNumbers) {
+      rows.put(STATE_ROW, KEY_NUMBERS, Bytes.toBytes(p.keyNumbers));
     }
   }
 
@@ -237,6 +246,23 @@ final class LayoutView implements MetadataView {
     if (pointer().dropped == 0 && pendingEvents.stream().noneMatch(e -> e.getKey() == DatasetEvent.Type.DROPPED)) {
       emitDatasetEvent(DatasetEvent.Type.DROPPED);
     }
+  }
+
+  @Override
+  public long lastKeyNumber() {
+    return pointer().keyNumbers;
+  }
+
+  @Override
+  public long nextKeyNumber() {
+    Pointer p = pointer();
+    if (p.keyNumbers >= io.snapds.dataset.SnapshotKeys.MAX_NUMBER) {
+      throw new IllegalStateException("dataset " + dataset + " has given every key number up to " + p.keyNumbers
+          + ": no snapshot can begin");
+    }
+    p.keyNumbers++;
+    dirty = true;
+    return p.keyNumbers;
   }
 
   @Override

@@ -53,7 +53,8 @@ final class MetadataCodec {
       new Field("cleaned", s -> s.cleanedAt().map(MetadataCodec::millis).orElse(null),
           (b, c) -> b.cleanedAt(c.instant("cleaned", false))),
       new Field("summary", MetadataCodec::encodeSummary, (b, c) -> b.summary(c.summary())),
-      new Field("schema", s -> s.schemaId().map(Bytes::toBytes).orElse(null), (b, c) -> b.schemaId(c.optionalInt("schema"))));
+      new Field("schema", s -> s.schemaId().map(Bytes::toBytes).orElse(null), (b, c) -> b.schemaId(c.optionalInt("schema"))),
+      new Field("keyno", s -> nonZero(s.keyNumber()), (b, c) -> b.keyNumber(c.keyNumber())));
 
   private static final Map<String, byte[]> QUALIFIERS = new TreeMap<>();
 
@@ -168,6 +169,14 @@ final class MetadataCodec {
     SnapshotId optionalId(String q) {
       long v = optionalLong(q, 0);
       return v == 0 ? null : id(v);
+    }
+
+    long keyNumber() {
+      long n = optionalLong("keyno", 0);
+      if (n < 0 || n > io.snapds.dataset.SnapshotKeys.MAX_NUMBER) {
+        throw corrupt("invalid key number " + n);
+      }
+      return n;
     }
 
     SnapshotState state() {

@@ -7,7 +7,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * The row keys of the metadata table (format 2), in one place. Transactional rows, each under a
  * one-byte kind:
  * <pre>
- *   s                                   the pointer row: version, current, history counters
+ *   s                                   the pointer row: version, current, history counters, kno =
+ *                                       the last key number given to a snapshot (format 3)
  *   n + id(8)                           one record per snapshot (see {@link MetadataCodec})
  *   c + id(8)                           index: committed (retained) snapshots
  *   b + id(8)                           index: snapshots BUILDING
@@ -66,6 +67,8 @@ final class MetadataLayout {
   static final byte[] LAST_FIELD_ID = Bytes.toBytes("lastfid");
   static final byte[] PRESENT = {1};
   static final byte[] EVENT_SEQ = Bytes.toBytes("eseq");
+  /** Pointer row: the last key number given ({@link io.snapds.dataset.SnapshotKeys}, format 3). */
+  static final byte[] KEY_NUMBERS = Bytes.toBytes("kno");
   /** Pointer row: the sequence of the DROPPED event, once the dataset is being dropped (#13). */
   static final byte[] DROPPED = Bytes.toBytes("dropped");
   static final byte[] EVENT = Bytes.toBytes("v");

@@ -44,6 +44,19 @@ public interface MetadataView {
    */
   List<SnapshotInfo> snapshots(Collection<SnapshotId> ids);
 
+  /**
+   * The last key number given to a snapshot ({@link io.snapds.dataset.SnapshotKeys}), 0 if none:
+   * every snapshot numbered so far has a number at or below it.
+   */
+  long lastKeyNumber();
+
+  /**
+   * Gives the next key number, written with this transaction's commit (on the pointer row, which
+   * every commit writes, so two commits never give the same number and a number is never given
+   * again, even when its snapshot is aborted and cleaned).
+   */
+  long nextKeyNumber();
+
   /** Committed snapshots, newest first. */
   List<SnapshotInfo> retained();
 

@@ -18,17 +18,32 @@ import java.util.Map;
  */
 public final class PropertiesCodec {
   /**
+   * 3: new snapshots get a key number and a short row-key prefix
+   * ({@link io.snapds.dataset.SnapshotKeys}); the metadata rows are those of format 2.
    * 2: the bounded layout of {@link MetadataLayout} (indexes, pointer-row counters, history
-   * horizon). 1: the first layout, which every read scanned whole; upgrade it with
-   * {@code CompositeDatasetAdmin.upgrade()} or {@code snapds upgrade}.
+   * horizon); its snapshots keep their 8-byte id prefix. 1: the first layout, which every read
+   * scanned whole. Upgrade with {@code CompositeDatasetAdmin.upgrade()} or {@code snapds upgrade}.
    */
-  public static final int FORMAT_VERSION = 2;
+  public static final int FORMAT_VERSION = 3;
+  /**
+   * The oldest format this library opens without an upgrade: a format-2 dataset is read and
+   * written as it is (new snapshots keep the 8-byte prefix, so a library of format 2 still reads
+   * them) until it is upgraded.
+   */
+  public static final int MIN_FORMAT_VERSION = 2;
+  /** The first format whose new snapshots get key numbers. */
+  public static final int NUMBERED_KEYS_FORMAT = 3;
 
   private PropertiesCodec() {}
 
   public static Map<String, String> encode(DatasetProperties p) {
+    return encode(p, FORMAT_VERSION);
+  }
+
+  /** The properties of a dataset kept at {@code formatVersion} (a truncate keeps a format-2 dataset's). */
+  public static Map<String, String> encode(DatasetProperties p, int formatVersion) {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put("format.version", Integer.toString(FORMAT_VERSION));
+    m.put("format.version", Integer.toString(formatVersion));
     m.put("families", String.join(",", p.families()));
     m.put("retention.last", Integer.toString(p.retention().retainLast()));
     p.retention().maxAge().ifPresent(a -> m.put("retention.max.age", a.toString()));

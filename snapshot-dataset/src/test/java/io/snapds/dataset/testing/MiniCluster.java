@@ -3,7 +3,8 @@ package io.snapds.dataset.testing;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotDatasets;
 import io.snapds.dataset.SnapshotId;
-import io.snapds.dataset.store.RowKeys;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotKeys;
 import io.snapds.dataset.tx.LocalTransactionService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -136,9 +137,18 @@ public final class MiniCluster {
    * snapshot's state: what cleanup left behind, or what a build wrote before it published.
    */
   public long rawRows(DatasetId dataset, SnapshotId snapshot) {
+    SnapshotKeys keys;
+    try (SnapshotDataset ds = datasets().open(dataset)) {
+      keys = ds.keys(snapshot);
+    }
+    return rawRows(dataset, keys);
+  }
+
+  /** Rows physically in {@code dataset}'s data table in {@code snapshot}'s key range. */
+  public long rawRows(DatasetId dataset, SnapshotKeys snapshot) {
     try (Table table = connection.getTable(dataset.dataTable());
-        ResultScanner rows = table.getScanner(new Scan().withStartRow(RowKeys.start(snapshot))
-            .withStopRow(RowKeys.stop(snapshot)).setFilter(new FirstKeyOnlyFilter()))) {
+        ResultScanner rows = table.getScanner(new Scan().withStartRow(snapshot.start())
+            .withStopRow(snapshot.stop()).setFilter(new FirstKeyOnlyFilter()))) {
       long n = 0;
       for (Result ignored : rows) {
         n++;

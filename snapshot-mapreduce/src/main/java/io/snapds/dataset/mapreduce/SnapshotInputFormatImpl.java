@@ -9,6 +9,7 @@ import io.snapds.dataset.ReaderPin;
 import io.snapds.dataset.RowScan;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotKeys;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotNotAvailableException;
 import io.snapds.dataset.read.SnapshotSelector;
@@ -171,7 +172,7 @@ public final class SnapshotInputFormatImpl {
       String owner = JobOwner.of(conf.get("mapreduce.job.name"));
       pin = selector.pin(dataset, owner, ttl);
       SnapshotId snapshot = pin.snapshotId();
-      List<SnapshotSplit> splits = regionSplits(datasets.connection(), id, snapshot, rowScan);
+      List<SnapshotSplit> splits = regionSplits(datasets.connection(), id, dataset.keys(snapshot), rowScan);
       conf.set(PINNED_SNAPSHOT, snapshot.toString());
       conf.set(PIN_ID, pin.pinId());
       // one metadata read per job: what the typed record reader decodes with (SnapshotRecordInputFormat)
@@ -198,7 +199,7 @@ public final class SnapshotInputFormatImpl {
    * overlaps, cut to that range, with the region's host ({@link SplitPlanner}). Neither resolves
    * nor pins: for callers that did so themselves.
    */
-  public static List<SnapshotSplit> regionSplits(Connection connection, DatasetId id, SnapshotId snapshot,
+  public static List<SnapshotSplit> regionSplits(Connection connection, DatasetId id, SnapshotKeys snapshot,
       RowScan rowScan) throws IOException {
     return SplitPlanner.plan(connection, id, snapshot, rowScan).stream().map(SnapshotSplit::new).toList();
   }
