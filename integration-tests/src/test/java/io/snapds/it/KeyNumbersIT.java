@@ -159,6 +159,20 @@ class KeyNumbersIT {
     assertEquals(3, cluster.datasets().admin(id).upgrade(), "upgrading again changes nothing");
   }
 
+  @Test
+  void aTruncateKeepsAFormatTwoDatasetAtTwo() throws Exception {
+    DatasetId id = MiniCluster.uniqueDataset("keytruncate");
+    cluster.datasets().create(id, DatasetProperties.defaults()).close();
+    try (Table meta = cluster.connection().getTable(id.metaTable())) {
+      meta.put(new Put(Bytes.toBytes("p")).addColumn(Bytes.toBytes("m"), Bytes.toBytes("format.version"),
+          Bytes.toBytes("2")));
+    }
+    Fixtures.writeAndCommit(cluster.datasets().open(id).newSnapshot().begin(), "gone", 3);
+    cluster.datasets().admin(id).truncate();
+    assertEquals(2, cluster.datasets().admin(id).formatVersion(), "a truncate is not an upgrade");
+    assertEquals(0, Fixtures.writeAndCommit(cluster.datasets().open(id).newSnapshot().begin(), "new", 2).keyNumber());
+  }
+
   /** The user keys in the data table by key number (0 for rows under an 8-byte id prefix). */
   private Map<Long, List<String>> rowsByPrefix(DatasetId id) throws Exception {
     Map<Long, List<String>> out = new TreeMap<>();

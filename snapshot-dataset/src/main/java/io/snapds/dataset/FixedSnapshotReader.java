@@ -14,19 +14,17 @@ import java.util.Optional;
 final class FixedSnapshotReader implements SnapshotReader {
   private final DataTable data;
   private final SnapshotKeys range;
-  private final SnapshotId snapshot;
   private final CleanedCheck cleaned;
 
   FixedSnapshotReader(DataTable data, SnapshotKeys keys, CleanedCheck cleaned) {
     this.data = data;
     this.range = keys;
-    this.snapshot = keys.id();
     this.cleaned = cleaned;
   }
 
   @Override
   public SnapshotId snapshotId() {
-    return snapshot;
+    return range.id();
   }
 
   @Override
@@ -66,7 +64,7 @@ final class FixedSnapshotReader implements SnapshotReader {
 
   @Override
   public String toString() {
-    return "SnapshotReader{" + data.name() + " @ " + snapshot + "}";
+    return "SnapshotReader{" + data.name() + " @ " + range + "}";
   }
 
   /** Checks once, when the rows run out (or when closed before that). */

@@ -111,10 +111,6 @@ public final class SnapshotKeys {
     return number;
   }
 
-  public boolean isNumbered() {
-    return number != 0;
-  }
-
   public byte[] prefix() {
     return prefix.clone();
   }

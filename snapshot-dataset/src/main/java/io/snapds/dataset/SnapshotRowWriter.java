@@ -36,7 +36,6 @@ import org.apache.yetus.audience.InterfaceAudience;
 public final class SnapshotRowWriter implements AutoCloseable {
   private final DatasetId dataset;
   private final SnapshotKeys keys;
-  private final SnapshotId snapshot;
   private final Map<String, byte[]> families;
   private final long maxValueSize;
   private final BufferedMutator mutator;
@@ -68,7 +67,6 @@ public final class SnapshotRowWriter implements AutoCloseable {
     checkArgument(writeBufferBytes > 0, "write buffer must be positive, got %s bytes", writeBufferBytes);
     this.dataset = dataset;
     this.keys = snapshot;
-    this.snapshot = snapshot.id();
     this.families = new LinkedHashMap<>();
     families.forEach(f -> this.families.put(f, Bytes.toBytes(f)));
     this.maxValueSize = maxValueSize;
@@ -86,7 +84,7 @@ public final class SnapshotRowWriter implements AutoCloseable {
   }
 
   public SnapshotId snapshotId() {
-    return snapshot;
+    return keys.id();
   }
 
   /** Where the rows go: the snapshot's key prefix. */
@@ -172,7 +170,7 @@ public final class SnapshotRowWriter implements AutoCloseable {
     try {
       mutator.flush();
     } catch (IOException e) {
-      throw StorageErrors.translate(dataset, "write snapshot " + snapshot, e);
+      throw StorageErrors.translate(dataset, "write snapshot " + keys.id(), e);
     }
   }
 
@@ -190,7 +188,7 @@ public final class SnapshotRowWriter implements AutoCloseable {
     try {
       mutator.close();
     } catch (IOException e) {
-      throw StorageErrors.translate(dataset, "write snapshot " + snapshot, e);
+      throw StorageErrors.translate(dataset, "write snapshot " + keys.id(), e);
     }
   }
 
@@ -198,7 +196,7 @@ public final class SnapshotRowWriter implements AutoCloseable {
     try {
       mutator.mutate(m);
     } catch (IOException e) {
-      throw StorageErrors.translate(dataset, "write snapshot " + snapshot, e);
+      throw StorageErrors.translate(dataset, "write snapshot " + keys.id(), e);
     }
   }
 
@@ -207,6 +205,6 @@ public final class SnapshotRowWriter implements AutoCloseable {
   }
 
   private void checkOpen() {
-    checkState(!closed, "the writer of snapshot %s is closed", snapshot);
+    checkState(!closed, "the writer of snapshot %s is closed", keys.id());
   }
 }
