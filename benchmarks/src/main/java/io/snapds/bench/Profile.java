@@ -99,10 +99,14 @@ final class Profile {
     return new Profile(byThread, self, ours, samples);
   }
 
+  static final String REGION_SERVER = "region server RPC handlers";
+  static final String CLIENT = "client (benchmark threads)";
+  static final String CLIENT_RPC = "client RPC threads";
+
   /** Thread names without their numbers: handler=3 and handler=7 are the same kind of thread. */
   static String threadKind(String name) {
     if (name.startsWith("RpcServer") || name.contains("RpcServer.")) {
-      return "region server RPC handlers";
+      return REGION_SERVER;
     }
     if (name.contains("MemStoreFlusher") || name.contains("Compaction") || name.contains("compaction")
         || name.contains("-shortCompactions-") || name.contains("-longCompactions-")) {
@@ -113,11 +117,11 @@ final class Profile {
       return "WAL and HDFS";
     }
     if (name.equals("main") || name.startsWith("concurrent-reader") || name.startsWith("pool-")) {
-      return "client (benchmark threads)";
+      return CLIENT;
     }
     if (name.contains("htable-pool") || name.contains("hconnection") || name.contains("RPCClient")
         || name.contains("Netty")) {
-      return "client RPC threads";
+      return CLIENT_RPC;
     }
     return "other: " + name.replaceAll("[0-9]+", "N");
   }

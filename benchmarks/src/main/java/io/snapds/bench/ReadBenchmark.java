@@ -128,15 +128,20 @@ final class ReadBenchmark implements Benchmark {
           c.raw().run();
         }
       }
+      MarkdownTable cpu = new MarkdownTable("read", "paired ratio (95% interval)", "region server handlers",
+          "client thread", "client RPC threads", "whole process");
       for (Case c : cases) {
-        List<Double> ours = new ArrayList<>();
-        List<Double> raw = new ArrayList<>();
+        List<Rep> ours = new ArrayList<>();
+        List<Rep> raw = new ArrayList<>();
         for (int rep = 0; rep < scale.readReps(); rep++) {
-          ours.add(rate(c.ours()));
-          raw.add(rate(c.raw()));
+          ours.add(measure(c.ours()));
+          raw.add(measure(c.raw()));
         }
-        Measured om = new Measured("rows/s", ours);
-        Measured rm = new Measured("rows/s", raw);
+        cpu.row(c.what(), paired(ours, raw), cpuPerRow(ours, raw, Profile.REGION_SERVER),
+            cpuPerRow(ours, raw, Profile.CLIENT), cpuPerRow(ours, raw, Profile.CLIENT_RPC),
+            cpuPerRow(ours, raw, CpuMeter.PROCESS));
+        Measured om = new Measured("rows/s", ours.stream().map(Rep::rate).toList());
+        Measured rm = new Measured("rows/s", raw.stream().map(Rep::rate).toList());
         Ratio ratio = Ratio.of(c.label(), om, rm, c.target());
         if (ratio.hasTarget()) {
           section.ratio(ratio);
@@ -154,6 +159,12 @@ final class ReadBenchmark implements Benchmark {
           + " more bytes in each cell the region server reads and sends: " + cellBytes(Bytes.add(layoutPrefix,
           RowData.key(0))) + " bytes a cell instead of " + cellBytes(RowData.key(0)) + " here). "
           + "Against that baseline the difference left is our client's and the read's fixed cost.");
+      section.text("Where each read's CPU goes: the same repetitions, with the CPU time of this JVM's threads "
+          + "(which host the client and the region server) per 1,000 rows, ours / raw, medians of the repetitions. "
+          + "A thread's CPU time does not grow while it waits for a core, so these vary less than the rates on a "
+          + "shared machine. The paired ratio is the median of each repetition's ours / raw (the two ran back to "
+          + "back), with a distribution-free 95% interval of that median (the 2nd and 8th of 9).");
+      section.table(cpu);
       section.table(fixedCost(dataset, ctx, plain, scale.readReps() * 10));
       if (!missed.isEmpty()) {
         Case worst = cases.stream().filter(c -> missed.contains(c.label())).findFirst().orElseThrow();
@@ -235,6 +246,18 @@ final class ReadBenchmark implements Benchmark {
    * summed over half a second, such a pause weighs a few percent.
    */
   static double rate(Work work) throws IOException {
+    return measure(work).rate();
+  }
+
+  /**
+   * One repetition: its rate and the CPU time each kind of thread spent on it, in nanoseconds per
+   * row or key read.
+   */
+  record Rep(double rate, Map<String, Double> cpuNanosPerRow) {}
+
+  /** {@link #rate}, with the CPU time the repetition took by kind of thread. */
+  static Rep measure(Work work) throws IOException {
+    CpuMeter cpuStart = CpuMeter.now();
     long start = System.nanoTime();
     long count = 0;
     long elapsed;
@@ -246,7 +269,31 @@ final class ReadBenchmark implements Benchmark {
       count += rows;
       elapsed = System.nanoTime() - start;
     } while (elapsed < MIN_REPETITION_NANOS);
-    return count / (elapsed / 1e9);
+    Map<String, Long> cpu = CpuMeter.now().since(cpuStart);
+    Map<String, Double> perRow = new java.util.HashMap<>();
+    for (Map.Entry<String, Long> e : cpu.entrySet()) {
+      perRow.put(e.getKey(), e.getValue() / (double) count);
+    }
+    return new Rep(count / (elapsed / 1e9), perRow);
+  }
+
+  /** {@code 0.97x (0.95x-0.99x)}: the median of the paired ratios and its 95% interval. */
+  static String paired(List<Rep> ours, List<Rep> raw) {
+    List<Double> ratios = new ArrayList<>();
+    for (int i = 0; i < ours.size(); i++) {
+      ratios.add(ours.get(i).rate() / raw.get(i).rate());
+    }
+    double[] interval = Stats.medianInterval(ratios);
+    return Format.ratio(Stats.median(ratios)) + " (" + Format.ratio(interval[0]) + "-" + Format.ratio(interval[1]) + ")";
+  }
+
+  /** {@code 12.3 / 10.1 ms}: the median CPU time of one kind of thread per 1,000 rows, ours / raw. */
+  private static String cpuPerRow(List<Rep> ours, List<Rep> raw, String kind) {
+    return Format.number(cpuMillisPer1000(ours, kind)) + " / " + Format.number(cpuMillisPer1000(raw, kind)) + " ms";
+  }
+
+  private static double cpuMillisPer1000(List<Rep> reps, String kind) {
+    return Stats.median(reps.stream().map(r -> r.cpuNanosPerRow().getOrDefault(kind, 0.0) * 1000 / 1e6).toList());
   }
 
   /** The serialized size of one of the benchmark's cells under {@code row}. */

@@ -1,5 +1,6 @@
 package io.snapds.bench;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -103,6 +104,38 @@ class HarnessTest {
     double upper = calls[0] * 10 / (ReadBenchmark.MIN_REPETITION_NANOS / 1e9);
     assertTrue(rate > 0 && rate <= upper, rate + " rows/s from " + calls[0] * 10 + " rows");
     assertThrows(IllegalStateException.class, () -> ReadBenchmark.rate(() -> 0));
+  }
+
+  @Test
+  void theMedianIntervalIsTheOrderStatisticsWithNinetyFivePercentCoverage() {
+    // 9 values: P(B <= 1) = 10/512, so [x(2), x(8)] covers 96%; [x(3), x(7)] only 82%
+    assertArrayEquals(new double[] {2, 8}, Stats.medianInterval(List.of(5.0, 9.0, 1.0, 8.0, 2.0, 7.0, 3.0, 6.0, 4.0)));
+    // 5 values: even [min, max] covers only 94%, which is the best there is
+    assertArrayEquals(new double[] {1, 5}, Stats.medianInterval(List.of(3.0, 1.0, 5.0, 2.0, 4.0)));
+    // 20 values: [x(6), x(15)] covers 95.9%, [x(7), x(14)] 88.5%
+    List<Double> twenty = new java.util.ArrayList<>();
+    for (int i = 1; i <= 20; i++) {
+      twenty.add((double) i);
+    }
+    assertArrayEquals(new double[] {6, 15}, Stats.medianInterval(twenty));
+    assertEquals(10.0 / 512, Stats.binomialCdf(9, 1), 1e-12);
+  }
+
+  @Test
+  void aRepetitionCountsTheCpuOfTheThreadThatReads() throws Exception {
+    ReadBenchmark.Rep rep = ReadBenchmark.measure(() -> {
+      long x = 0;
+      for (int i = 0; i < 1_000_000; i++) {
+        x += Long.numberOfTrailingZeros(i * 31L + x);
+      }
+      return x == 42 ? 2 : 1;
+    });
+    assertTrue(rep.rate() > 0);
+    assertTrue(rep.cpuNanosPerRow().get(CpuMeter.PROCESS) > 0, rep.toString());
+    if (CpuMeter.supported()) {
+      // surefire runs the test on the JVM's main thread, a "client" thread for the benchmark
+      assertTrue(rep.cpuNanosPerRow().getOrDefault(Profile.CLIENT, 0.0) > 0, rep.toString());
+    }
   }
 
   @Test
