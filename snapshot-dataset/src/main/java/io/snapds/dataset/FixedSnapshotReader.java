@@ -1,9 +1,7 @@
 package io.snapds.dataset;
 
 import io.snapds.dataset.store.DataTable;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 
 /**
@@ -59,62 +57,11 @@ final class FixedSnapshotReader implements SnapshotReader {
 
   @Override
   public RowScanner scan(RowScan scan) {
-    return new CheckedScanner(data.scan(range, scan), cleaned);
+    return data.scan(range, scan, cleaned::verify); // checked once, when the rows run out or on close
   }
 
   @Override
   public String toString() {
     return "SnapshotReader{" + data.name() + " @ " + range + "}";
-  }
-
-  /** Checks once, when the rows run out (or when closed before that). */
-  private static final class CheckedScanner implements RowScanner {
-    private final RowScanner scanner;
-    private final CleanedCheck cleaned;
-    private boolean checked;
-
-    CheckedScanner(RowScanner scanner, CleanedCheck cleaned) {
-      this.scanner = scanner;
-      this.cleaned = cleaned;
-    }
-
-    private void check() {
-      if (!checked) {
-        checked = true;
-        cleaned.verify();
-      }
-    }
-
-    @Override
-    public Iterator<SnapshotRow> iterator() {
-      Iterator<SnapshotRow> rows = scanner.iterator();
-      return new Iterator<>() {
-        @Override
-        public boolean hasNext() {
-          if (rows.hasNext()) {
-            return true;
-          }
-          check();
-          return false;
-        }
-
-        @Override
-        public SnapshotRow next() {
-          if (!hasNext()) {
-            throw new NoSuchElementException();
-          }
-          return rows.next();
-        }
-      };
-    }
-
-    @Override
-    public void close() {
-      try {
-        check();
-      } finally {
-        scanner.close();
-      }
-    }
   }
 }

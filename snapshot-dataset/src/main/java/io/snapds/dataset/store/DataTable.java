@@ -9,7 +9,6 @@ import io.snapds.dataset.SnapshotRow;
 import io.snapds.dataset.StorageException;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -128,22 +127,32 @@ public final class DataTable {
   }
 
   public RowScanner scan(SnapshotKeys snapshot, RowScan scan) {
+    return scan(snapshot, scan, () -> {});
+  }
+
+  /**
+   * The rows of {@code scan} within {@code snapshot}; {@code whenDone} runs once, when the rows
+   * run out (or the limit is reached) or when the scanner is closed before that, and what it
+   * throws reaches the caller of {@code hasNext()} or {@code close()}. Readers use it for the
+   * check that cleanup has not deleted rows under them, without a scanner of their own around
+   * this one (one iterator per row, not two).
+   */
+  public RowScanner scan(SnapshotKeys snapshot, RowScan scan, Runnable whenDone) {
     try {
       Table t = connection.getTable(name);
-      return new Scanner(t, t.getScanner(toHBaseScan(snapshot, scan)), scan.limit(), snapshot.prefixLength());
+      return new Scanner(t, t.getScanner(toHBaseScan(snapshot, scan)), scan.limit(), snapshot.prefixLength(),
+          whenDone);
     } catch (IOException | UncheckedIOException e) {
       throw StorageErrors.translate(name, "scan snapshot " + snapshot, e);
     }
   }
 
-  /** Converts an HBase result of {@code snapshot}'s range into the user's row (prefix stripped). */
+  /**
+   * Converts an HBase result of {@code snapshot}'s range into the user's row (prefix stripped),
+   * without copying: the row keeps the result's cells and reads its key from the first of them.
+   */
   public static SnapshotRow toRow(SnapshotKeys snapshot, Result r) {
-    return toRow(snapshot.prefixLength(), r);
-  }
-
-  private static SnapshotRow toRow(int prefixLength, Result r) {
-    byte[] row = r.getRow();
-    return SnapshotRow.ofCells(Arrays.copyOfRange(row, prefixLength, row.length), r.rawCells());
+    return SnapshotRow.ofStoredCells(r.rawCells(), snapshot.prefixLength());
   }
 
   /**
@@ -224,12 +233,22 @@ public final class DataTable {
     private final ResultScanner scanner;
     private final long limit;
     private final int prefixLength;
+    private final Runnable whenDone;
+    private boolean done;
 
-    Scanner(Table table, ResultScanner scanner, long limit, int prefixLength) {
+    Scanner(Table table, ResultScanner scanner, long limit, int prefixLength, Runnable whenDone) {
       this.table = table;
       this.scanner = scanner;
       this.limit = limit;
       this.prefixLength = prefixLength;
+      this.whenDone = whenDone;
+    }
+
+    private void done() {
+      if (!done) {
+        done = true;
+        whenDone.run();
+      }
     }
 
     @Override
@@ -240,11 +259,16 @@ public final class DataTable {
 
         @Override
         public boolean hasNext() {
+          boolean more;
           try {
-            return (limit == 0 || returned < limit) && it.hasNext();
+            more = (limit == 0 || returned < limit) && it.hasNext();
           } catch (UncheckedIOException e) {
             throw StorageErrors.translate(table.getName(), "scan", e); // the scanner's next batch failed
           }
+          if (!more) {
+            done();
+          }
+          return more;
         }
 
         @Override
@@ -253,18 +277,22 @@ public final class DataTable {
             throw new NoSuchElementException();
           }
           returned++;
-          return toRow(prefixLength, it.next());
+          return SnapshotRow.ofStoredCells(it.next().rawCells(), prefixLength);
         }
       };
     }
 
     @Override
     public void close() {
-      scanner.close();
       try {
-        table.close();
-      } catch (IOException e) {
-        throw new StorageException("closing scanner", e);
+        done();
+      } finally {
+        scanner.close();
+        try {
+          table.close();
+        } catch (IOException e) {
+          throw new StorageException("closing scanner", e);
+        }
       }
     }
   }
