@@ -44,9 +44,9 @@ final class CleanupBenchmark implements Benchmark {
     Measured k = new Measured("rows/s", known);
     Measured s = new Measured("rows/s", scanned);
     Measured p = new Measured("rows/s", parallel);
-    Ratio vsKnown = Ratio.of("cleanup vs known keys", o, k, Double.NaN);
-    Ratio vsScan = Ratio.of("cleanup vs scan+delete, 1 thread", o, s, Double.NaN);
-    Ratio vsParallel = Ratio.of("cleanup vs scan+delete, " + THREADS + " threads", o, p, TARGET);
+    Ratio vsKnown = Ratio.paired("cleanup vs known keys", o, k, Double.NaN);
+    Ratio vsScan = Ratio.paired("cleanup vs scan+delete, 1 thread", o, s, Double.NaN);
+    Ratio vsParallel = Ratio.paired("cleanup vs scan+delete, " + THREADS + " threads", o, p, TARGET);
     Section section = new Section(title()).ratio(vsKnown).ratio(vsScan).ratio(vsParallel);
     section.text("A dataset keeping only the last snapshot gets one of " + Format.rows(rows) + " rows, its range "
         + "split into " + REGIONS + " regions before the rows are written, then a one-row snapshot that expires it; "
@@ -62,11 +62,11 @@ final class CleanupBenchmark implements Benchmark {
         "ours / this", "spread", "target")
         .row("`cleanup()` of the expired snapshot, " + THREADS + " threads (ours)", o.describe(), "", "", "")
         .row("raw deletes of known keys (BufferedMutator)", k.describe(), Format.ratio(vsKnown.value()),
-            Spread.of(o, k, vsKnown), vsKnown.verdict())
+            Spread.paired(o, k, vsKnown), vsKnown.verdict())
         .row("raw scan + batched deletes, 1 thread", s.describe(), Format.ratio(vsScan.value()),
-            Spread.of(o, s, vsScan), vsScan.verdict())
+            Spread.paired(o, s, vsScan), vsScan.verdict())
         .row("raw scan + deletes per region, " + THREADS + " threads", p.describe(), Format.ratio(vsParallel.value()),
-            Spread.of(o, p, vsParallel), vsParallel.verdict()));
+            Spread.paired(o, p, vsParallel), vsParallel.verdict()));
     if (!vsParallel.meetsTarget()) {
       section.miss("cleanup " + Format.ratio(vsParallel.value()) + " of the raw " + THREADS + "-thread delete, target "
           + Format.ratio(TARGET));

@@ -56,7 +56,7 @@ final class PresplitBenchmark implements Benchmark {
       Measured w = new Measured("rows/s", off);
       Measured ob = new Measured("ms", onBegin);
       Measured wb = new Measured("ms", offBegin);
-      Ratio ratio = Ratio.of("build with inherited splits / without", o, w, TARGET);
+      Ratio ratio = Ratio.paired("build with inherited splits / without", o, w, TARGET);
       Section section = new Section(title()).ratio(ratio);
       section.text("Two datasets on " + SERVERS + " region servers (the benchmark's one and two started for this run, "
           + "all in the mini cluster's JVM). Each first publishes a parent of " + Format.rows(rows) + " rows; the "
@@ -68,7 +68,7 @@ final class PresplitBenchmark implements Benchmark {
           + "happen, is timed apart: a fixed cost per build, about a second per region, that a build of real size "
           + "(minutes) amortizes and one of this size does not.");
       section.table(new MarkdownTable("build", "rows/s", "ratio", "spread", "begin()")
-          .row("inherited splits, spread", o.describe(), Format.ratio(ratio.value()), Spread.of(o, w, ratio),
+          .row("inherited splits, spread", o.describe(), Format.ratio(ratio.value()), Spread.paired(o, w, ratio),
               ob.describe())
           .row("no pre-split", w.describe(), "1.00x", "", wb.describe()));
       if (!ratio.meetsTarget()) {

@@ -112,10 +112,12 @@ final class ReadBenchmark implements Benchmark {
           + "and columns. Gets: " + Format.rows(keys.size()) + " random keys, one a call or "
           + MULTI_GET_BATCH + " a call. Every read runs " + WARMUP_ROUNDS + " times unmeasured before the first is "
           + "measured; a repetition runs its read again until it has taken at least "
-          + Format.number(MIN_REPETITION_NANOS / 1e9) + " s. Each ratio is the median of " + scale.readReps()
-          + " alternating repetitions; "
-          + "the spread column is the lowest and highest ratio the runs allow (ours min / raw max to ours max / raw "
-          + "min), and says when it overlaps the target.");
+          + Format.number(MIN_REPETITION_NANOS / 1e9) + " s. Each ratio is the median of the " + scale.readReps()
+          + " paired ratios (ours / raw of each repetition, the two run back to back, so that a change of load "
+          + "moves both). The spread column gives first the lowest and highest ratio the runs allow (ours min / "
+          + "raw max to ours max / raw min), saying when it overlaps the target, then a distribution-free "
+          + "confidence interval of the paired median (with 9 repetitions, the 2nd to the 8th paired ratio: 96%), "
+          + "saying whether it lies above the target, below it, or holds it (not settled).");
       MarkdownTable table = new MarkdownTable("read", "ours", "raw HBase", "ratio", "spread", "target");
       List<String> missed = new ArrayList<>();
       // warm-up: every case, both sides, before any is measured. The JIT compiles the region
@@ -128,8 +130,8 @@ final class ReadBenchmark implements Benchmark {
           c.raw().run();
         }
       }
-      MarkdownTable cpu = new MarkdownTable("read", "paired ratio (95% interval)", "region server handlers",
-          "client thread", "client RPC threads", "whole process");
+      MarkdownTable cpu = new MarkdownTable("read", "region server handlers", "client thread", "client RPC threads",
+          "whole process");
       for (Case c : cases) {
         List<Rep> ours = new ArrayList<>();
         List<Rep> raw = new ArrayList<>();
@@ -137,19 +139,19 @@ final class ReadBenchmark implements Benchmark {
           ours.add(measure(c.ours()));
           raw.add(measure(c.raw()));
         }
-        cpu.row(c.what(), paired(ours, raw), cpuPerRow(ours, raw, Profile.REGION_SERVER),
+        cpu.row(c.what(), cpuPerRow(ours, raw, Profile.REGION_SERVER),
             cpuPerRow(ours, raw, Profile.CLIENT), cpuPerRow(ours, raw, Profile.CLIENT_RPC),
             cpuPerRow(ours, raw, CpuMeter.PROCESS));
         Measured om = new Measured("rows/s", ours.stream().map(Rep::rate).toList());
         Measured rm = new Measured("rows/s", raw.stream().map(Rep::rate).toList());
-        Ratio ratio = Ratio.of(c.label(), om, rm, c.target());
+        Ratio ratio = Ratio.paired(c.label(), om, rm, c.target());
         if (ratio.hasTarget()) {
           section.ratio(ratio);
           if (!ratio.meetsTarget()) {
             missed.add(c.label());
           }
         }
-        table.row(c.what(), om.describe(), rm.describe(), Format.ratio(ratio.value()), Spread.of(om, rm, ratio),
+        table.row(c.what(), om.describe(), rm.describe(), Format.ratio(ratio.value()), Spread.paired(om, rm, ratio),
             ratio.verdict());
       }
       section.table(table);
@@ -162,8 +164,7 @@ final class ReadBenchmark implements Benchmark {
       section.text("Where each read's CPU goes: the same repetitions, with the CPU time of this JVM's threads "
           + "(which host the client and the region server) per 1,000 rows, ours / raw, medians of the repetitions. "
           + "A thread's CPU time does not grow while it waits for a core, so these vary less than the rates on a "
-          + "shared machine. The paired ratio is the median of each repetition's ours / raw (the two ran back to "
-          + "back), with a distribution-free 95% interval of that median (the 2nd and 8th of 9).");
+          + "shared machine.");
       section.table(cpu);
       section.table(fixedCost(dataset, ctx, plain, scale.readReps() * 10));
       if (!missed.isEmpty()) {
@@ -275,16 +276,6 @@ final class ReadBenchmark implements Benchmark {
       perRow.put(e.getKey(), e.getValue() / (double) count);
     }
     return new Rep(count / (elapsed / 1e9), perRow);
-  }
-
-  /** {@code 0.97x (0.95x-0.99x)}: the median of the paired ratios and its 95% interval. */
-  static String paired(List<Rep> ours, List<Rep> raw) {
-    List<Double> ratios = new ArrayList<>();
-    for (int i = 0; i < ours.size(); i++) {
-      ratios.add(ours.get(i).rate() / raw.get(i).rate());
-    }
-    double[] interval = Stats.medianInterval(ratios);
-    return Format.ratio(Stats.median(ratios)) + " (" + Format.ratio(interval[0]) + "-" + Format.ratio(interval[1]) + ")";
   }
 
   /** {@code 12.3 / 10.1 ms}: the median CPU time of one kind of thread per 1,000 rows, ours / raw. */

@@ -23,7 +23,7 @@ final class Stats {
    * {@code x(k)} and {@code x(n+1-k)} for the largest {@code k} whose coverage, from the binomial
    * distribution of how many values fall below the median, is at least 95%; the whole range when
    * there are too few values for that (fewer than 9; 9 give the 2nd and the 8th, 96%). Returns
-   * {@code {low, high}}.
+   * {@code {low, high, coverage}}.
    */
   static double[] medianInterval(List<Double> values) {
     checkArgument(values != null && !values.isEmpty(), "interval of no values");
@@ -35,7 +35,7 @@ final class Stats {
     while (k + 1 <= (n + 1) / 2 && 1 - 2 * binomialCdf(n, k) >= 0.95) {
       k++;
     }
-    return new double[] {sorted[k - 1], sorted[n - k]};
+    return new double[] {sorted[k - 1], sorted[n - k], 1 - 2 * binomialCdf(n, k - 1)};
   }
 
   /** P(B <= m) for B ~ Binomial(n, 1/2). */

@@ -127,10 +127,10 @@ final class WriteBenchmark implements Benchmark {
       }
       Measured oursRate = new Measured("rows/s", ours.rowsPerSecond());
       Measured rawRate = new Measured("rows/s", raw.rowsPerSecond());
-      Ratio ratio = Ratio.of("write " + Format.rows(size.rows()), oursRate, rawRate, TARGET);
+      Ratio ratio = Ratio.paired("write " + Format.rows(size.rows()), oursRate, rawRate, TARGET);
       section.ratio(ratio);
       writes.row(Format.rows(size.rows()), oursRate.describe(), rawRate.describe(), Format.ratio(ratio.value()),
-          Spread.of(oursRate, rawRate, ratio), ratio.verdict(), Format.mib(ours.peakRssBytes()), Format.mib(raw.peakRssBytes()));
+          Spread.paired(oursRate, rawRate, ratio), ratio.verdict(), Format.mib(ours.peakRssBytes()), Format.mib(raw.peakRssBytes()));
       categories.add(Format.rows(size.rows()) + " rows");
       oursRates.add(oursRate.median());
       rawRates.add(rawRate.median());
@@ -143,8 +143,9 @@ final class WriteBenchmark implements Benchmark {
       largestOurs = ours;
       largestRaw = raw;
     }
-    section.text("**1. Write throughput** (median of the runs shown, ours and raw alternating, one client JVM per "
-        + "run; the spread is the lowest and highest ratio the runs allow)");
+    section.text("**1. Write throughput** (ours and raw alternating, one client JVM per run; the ratio is the "
+        + "median of each run pair's ours / raw; the spread is the lowest and highest ratio the runs allow, then the "
+        + "confidence interval of the paired median, which says whether the verdict is settled)");
     section.table(writes);
     section.chart(new Charts.Bars("Write throughput (median)", "rows/s", categories)
         .series("snapshot writer", oursRates).series("raw BufferedMutator", rawRates)

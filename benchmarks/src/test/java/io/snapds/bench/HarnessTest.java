@@ -109,16 +109,50 @@ class HarnessTest {
   @Test
   void theMedianIntervalIsTheOrderStatisticsWithNinetyFivePercentCoverage() {
     // 9 values: P(B <= 1) = 10/512, so [x(2), x(8)] covers 96%; [x(3), x(7)] only 82%
-    assertArrayEquals(new double[] {2, 8}, Stats.medianInterval(List.of(5.0, 9.0, 1.0, 8.0, 2.0, 7.0, 3.0, 6.0, 4.0)));
-    // 5 values: even [min, max] covers only 94%, which is the best there is
-    assertArrayEquals(new double[] {1, 5}, Stats.medianInterval(List.of(3.0, 1.0, 5.0, 2.0, 4.0)));
+    double[] nine = Stats.medianInterval(List.of(5.0, 9.0, 1.0, 8.0, 2.0, 7.0, 3.0, 6.0, 4.0));
+    assertEquals(2, nine[0]);
+    assertEquals(8, nine[1]);
+    assertEquals(1 - 20.0 / 512, nine[2], 1e-12);
+    // 5 values: even [min, max] covers only 94%, which is the best there is, and says so
+    double[] five = Stats.medianInterval(List.of(3.0, 1.0, 5.0, 2.0, 4.0));
+    assertArrayEquals(new double[] {1, 5, 1 - 2.0 / 32}, five, 1e-12);
     // 20 values: [x(6), x(15)] covers 95.9%, [x(7), x(14)] 88.5%
     List<Double> twenty = new java.util.ArrayList<>();
     for (int i = 1; i <= 20; i++) {
       twenty.add((double) i);
     }
-    assertArrayEquals(new double[] {6, 15}, Stats.medianInterval(twenty));
+    double[] t = Stats.medianInterval(twenty);
+    assertEquals(6, t[0]);
+    assertEquals(15, t[1]);
     assertEquals(10.0 / 512, Stats.binomialCdf(9, 1), 1e-12);
+  }
+
+  @Test
+  void aPairedRatioCancelsALoadChangeThatTheRatioOfMediansDoesNot() {
+    // ours is 0.97x of raw in every pair but the fifth, where the machine got 30% faster between
+    // the two halves: ours' median falls in the slow part of the run, raw's in the fast part
+    Measured ours = new Measured("rows/s", List.of(97.0, 97.0, 97.0, 97.0, 97.0, 126.1, 126.1, 126.1, 126.1));
+    Measured raw = new Measured("rows/s", List.of(100.0, 100.0, 100.0, 100.0, 130.0, 130.0, 130.0, 130.0, 130.0));
+    assertEquals(97.0 / 130, Ratio.of("x", ours, raw, 0.95).value(), 1e-9);
+    Ratio paired = Ratio.paired("x", ours, raw, 0.95);
+    assertEquals(0.97, paired.value(), 1e-9);
+    assertTrue(paired.meetsTarget());
+    String spread = Spread.paired(ours, raw, paired);
+    assertTrue(spread.endsWith("median 96%: 0.97x-0.97x (above 0.95x)"), spread);
+    assertThrows(IllegalArgumentException.class,
+        () -> Ratio.paired("x", ours, new Measured("rows/s", List.of(1.0)), 0.95));
+  }
+
+  @Test
+  void aPairedSpreadSaysWhetherItsIntervalHoldsTheTarget() {
+    Measured raw = new Measured("rows/s", List.of(100.0, 100.0, 100.0, 100.0, 100.0, 100.0, 100.0, 100.0, 100.0));
+    Measured holds = new Measured("rows/s", List.of(90.0, 93.0, 94.0, 95.0, 96.0, 97.0, 98.0, 99.0, 100.0));
+    assertTrue(Spread.paired(holds, raw, Ratio.paired("x", holds, raw, 0.95)).endsWith("0.93x-0.99x (holds 0.95x)"),
+        Spread.paired(holds, raw, Ratio.paired("x", holds, raw, 0.95)));
+    Measured below = new Measured("rows/s", List.of(80.0, 81.0, 82.0, 83.0, 84.0, 85.0, 86.0, 87.0, 99.0));
+    assertTrue(Spread.paired(below, raw, Ratio.paired("x", below, raw, 0.95)).endsWith("(below 0.95x)"));
+    assertFalse(Spread.paired(below, raw, Ratio.paired("x", below, raw, Double.NaN)).contains("("),
+        "no target, no verdict");
   }
 
   @Test
