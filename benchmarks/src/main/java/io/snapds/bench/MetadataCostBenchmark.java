@@ -123,6 +123,12 @@ final class MetadataCostBenchmark implements Benchmark {
         + "every cell it read), the median of the last " + PUBLISH_SAMPLES + " publishes (begin + put + commit), "
         + "and the metadata table's cells (all versions). Target (issue #11): the figure after the most "
         + "publishes at most 1.3x the figure after 10, for reads and publishes.");
+    Integer max = Integer.getInteger("bench.metadata.max");
+    if (max != null) {
+      section.text("This run stopped at " + Format.rows(steps.get(steps.size() - 1).publishes()) + " publishes: "
+          + "`-Dbench.metadata.max=" + max + "` capped the checkpoints (uncapped, a full-scale run goes to "
+          + "100,000, which takes one to two hours on this machine).");
+    }
     MarkdownTable table = new MarkdownTable("publishes made", "startTx+get+finish (median)", "metadata bytes per startTx",
         "publish (median)", "metadata cells");
     List<String> categories = new ArrayList<>();

@@ -16,7 +16,10 @@ final class Report {
       String loadAfter, Path docs) throws IOException {
     StringBuilder out = new StringBuilder();
     out.append("## Results of the last run\n\n");
-    out.append("* command: `").append(BenchmarkMain.COMMAND).append("` (scale `").append(scale.name()).append("`)\n");
+    String cap = System.getProperty("bench.metadata.max");
+    out.append("* command: `").append(BenchmarkMain.COMMAND).append("` (scale `").append(scale.name()).append('`')
+        .append(cap == null ? "" : "; metadata checkpoints capped at " + cap + " publishes by `-Dbench.metadata.max`")
+        .append(")\n");
     out.append("* machine: ").append(Machine.describe()).append('\n');
     out.append("* started ").append(started.truncatedTo(ChronoUnit.SECONDS)).append(", took ")
         .append(took.toMinutes()).append(" min ").append(took.toSecondsPart()).append(" s; load average (1/5/15 min) ")
