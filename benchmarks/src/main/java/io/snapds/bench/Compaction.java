@@ -23,10 +23,20 @@ final class Compaction {
       admin.flush(table);
       admin.majorCompact(table);
       long deadline = System.currentTimeMillis() + 600_000;
+      long asked = System.currentTimeMillis();
       // (waiting for empty memstores as well hung on a dataset's data table: left out)
       while (admin.getCompactionState(table) != CompactionState.NONE || maxStoreFiles(util, table) > 1) {
-        if (System.currentTimeMillis() > deadline) {
-          throw new IOException("major compaction of " + table + " did not finish in 10 minutes");
+        long now = System.currentTimeMillis();
+        if (now > deadline) {
+          throw new IOException("major compaction of " + table + " did not finish in 10 minutes; store files per "
+              + "region: " + storeFiles(util, table));
+        }
+        // A region that moved or split after the request (a build's begin() moves regions, the
+        // pre-split benchmark stops region servers) drops it: nothing runs, files stay. Ask again.
+        if (now - asked > 30_000 && admin.getCompactionState(table) == CompactionState.NONE) {
+          admin.flush(table);
+          admin.majorCompact(table);
+          asked = now;
         }
         Thread.sleep(200);
       }
@@ -34,6 +44,17 @@ final class Compaction {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("waiting for the compaction of " + table);
     }
+  }
+
+  private static String storeFiles(HBaseTestingUtility util, TableName table) {
+    StringBuilder out = new StringBuilder();
+    for (HRegion region : util.getHBaseCluster().getRegions(table)) {
+      for (HStore store : region.getStores()) {
+        out.append(region.getRegionInfo().getEncodedName()).append('/').append(store.getColumnFamilyName())
+            .append('=').append(store.getStorefilesCount()).append(' ');
+      }
+    }
+    return out.toString().trim();
   }
 
   private static int maxStoreFiles(HBaseTestingUtility util, TableName table) {
