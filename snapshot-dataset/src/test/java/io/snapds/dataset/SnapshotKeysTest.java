@@ -64,6 +64,20 @@ class SnapshotKeysTest {
   }
 
   @Test
+  void aRecordRefusesAKeyNumberOutsideTheRangeNamingIt() {
+    java.time.Instant at = java.time.Instant.parse("2026-12-04T00:00:00Z");
+    SnapshotInfo.Builder b = SnapshotInfo.builder(ID).state(SnapshotState.BUILDING).createdAt(at);
+    for (long bad : new long[] {-1, Long.MIN_VALUE, SnapshotKeys.MAX_NUMBER + 1, Long.MAX_VALUE}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> b.keyNumber(bad).build());
+      assertEquals("key number must be between 0 and " + SnapshotKeys.MAX_NUMBER + ", got " + bad, e.getMessage());
+    }
+    assertEquals(SnapshotKeys.legacy(ID), b.keyNumber(0).build().keys());
+    assertEquals(SnapshotKeys.numbered(ID, SnapshotKeys.MAX_NUMBER), b.keyNumber(SnapshotKeys.MAX_NUMBER).build().keys());
+    assertEquals("key number must be between 1 and " + SnapshotKeys.MAX_NUMBER + ", got 0",
+        assertThrows(IllegalArgumentException.class, () -> SnapshotKeys.numbered(ID, 0)).getMessage());
+  }
+
+  @Test
   void theUsersKeyComesBackWithoutThePrefix() {
     SnapshotKeys k = SnapshotKeys.numbered(ID, 300);
     byte[] row = k.rowKey(Bytes.toBytes("key-1"));
