@@ -113,11 +113,19 @@ public class SnapshotSource extends BatchSource<ImmutableBytesWritable, Snapshot
         config.datasetId(), selector, config.columnFamily(), runToken)));
   }
 
-  /** Releases the reader pin the run's input took on the snapshot (else it lasts its time-to-live). */
+  /**
+   * Records the snapshot the run read (the {@code snapshot.id} gauge, as the sink does for the one
+   * it wrote) and releases the reader pin the run's input took on it (else the pin lasts its
+   * time-to-live). The gauge is left unset when the pin was taken in another process and the
+   * selector was "current": the id {@link #prepareRun} saw may not be the one the job read.
+   */
   @Override
   public void onRunFinish(boolean succeeded, BatchSourceContext context) {
     String token = context.getArguments().get(PluginConfKeys.sourceRunTokenArgument(context.getStageName()));
     Optional<SnapshotId> pinned = token == null ? Optional.empty() : PipelineSnapshotInputFormat.pinnedSnapshot(token);
+    Optional<SnapshotId> read = pinned.isPresent() || configuredSelector().isCurrent() ? pinned
+        : Optional.ofNullable(readSnapshot);
+    read.ifPresent(id -> context.getMetrics().gauge("snapshot.id", id.value()));
     if (token != null && PipelineSnapshotInputFormat.releasePin(token)) {
       LOG.info("Stage {} released its pin on snapshot {}", context.getStageName(), pinned.orElse(readSnapshot));
     }

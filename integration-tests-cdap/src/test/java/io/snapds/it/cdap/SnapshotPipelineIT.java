@@ -281,6 +281,8 @@ public class SnapshotPipelineIT extends HydratorTestBase {
       read.add(row);
     }
     assertReadTheInput("the CDAP source", expected, read);
+    assertEquals("the snapshot the CDAP source read (its stage's gauge)", Long.parseLong(published),
+        recordedSnapshotId("golden-reader", "snapshot-source"));
 
     // reader 3: the command line
     Path work = Path.of(System.getProperty("snapds.side.dir"));
@@ -522,6 +524,8 @@ public class SnapshotPipelineIT extends HydratorTestBase {
         copied.rows(copied.current().orElseThrow()));
     List<StructuredRecord> out = MockSink.readOutput(getDataset("out_pinned_" + e));
     assertEquals("the source decoded every field of every row of the pinned snapshot", cells(before), cells(out));
+    assertEquals("the snapshot the source says it read (its stage's gauge)", Long.parseLong(s1),
+        recordedSnapshotId("pinned-reader-" + e, "snapshot-source"));
   }
 
   // ---- helpers ----
@@ -592,7 +596,10 @@ public class SnapshotPipelineIT extends HydratorTestBase {
     }).collect(Collectors.toSet());
   }
 
-  /** The stage's {@code snapshot.id} gauge, set by the sink's initialize in every task. */
+  /**
+   * The stage's {@code snapshot.id} gauge: set by a sink's initialize in every task (the snapshot
+   * it writes), by a source's onRunFinish (the snapshot it read); 0 if unset after a minute.
+   */
   private long recordedSnapshotId(String app, String stage) throws Exception {
     Map<String, String> tags = Map.of(Constants.Metrics.Tag.NAMESPACE, NamespaceId.DEFAULT.getNamespace(),
         Constants.Metrics.Tag.APP, app);
