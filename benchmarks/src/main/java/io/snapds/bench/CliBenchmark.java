@@ -27,7 +27,7 @@ final class CliBenchmark implements Benchmark {
 
   @Override
   public String title() {
-    return "9. Command line latency";
+    return "11. Command line latency";
   }
 
   @Override
