@@ -43,8 +43,10 @@ final class ReaderJvms {
 
   private static final Pattern SCANNED = Pattern.compile("(\\d+) rows? of snapshot (\\d+)");
   /**
-   * The jars whose classes snapshot-hive's bundle holds under their own names (its pom's
-   * artifactSet). Its Guice is relocated, so any Guice, javax.inject or aopalliance jar stays.
+   * The jars whose classes snapshot-hive's bundle holds (its pom's artifactSet), left out of the
+   * child's class path. Its Guice is relocated, so any Guice, javax.inject or aopalliance jar
+   * stays. The child has Hive's own Guava 22 first, as a Hive installation's lib/ puts it before
+   * the aux jars, so the bundle's Guava 33 is shadowed where the two share a class.
    */
   private static final Pattern IN_BUNDLE = Pattern.compile(".*/(snapshot-dataset-[^/]*(?<!-tests)\\.jar"
       + "|snapshot-mapreduce-[^/]*\\.jar|snapshot-tephra-relocated-[^/]*\\.jar|tephra-api-[^/]*\\.jar"
@@ -65,13 +67,19 @@ final class ReaderJvms {
       InterruptedException {
     Path out = workDir.resolve("interop-readers");
     deleteRecursively(out); // an earlier run's results (and MapReduce's output directory) must not count
-    // as a Hive installation runs the handler: its bundle jar, the rest of snapshot-hive's test
-    // classpath (Hive, Hadoop, HBase) without what the bundle holds, and InteropReadersMain's class
+    // as a Hive installation runs the handler: Hive's lib/ Guava (22) first, then its bundle jar
+    // (with Guava 33 unrelocated, shadowed by 22), the rest of snapshot-hive's test classpath (Hive, Hadoop, HBase)
+    // without what the bundle holds, and InteropReadersMain's class
     Path bundle = Path.of(System.getProperty("hive.bundle.jar"));
     if (!Files.isRegularFile(bundle)) {
       throw new IllegalStateException("no " + bundle + ": package snapshot-hive first");
     }
-    List<String> classpath = new ArrayList<>(Arrays.asList(System.getProperty("hive.child.classes").split(":")));
+    Path hiveGuava = Path.of(System.getProperty("hive.lib.guava.jar"));
+    if (!Files.isRegularFile(hiveGuava)) {
+      throw new IllegalStateException("no " + hiveGuava + ": the hive-lib-guava copy did not run");
+    }
+    List<String> classpath = new ArrayList<>(List.of(hiveGuava.toString()));
+    classpath.addAll(Arrays.asList(System.getProperty("hive.child.classes").split(":")));
     classpath.add(bundle.toString());
     for (String entry : Files.readString(Path.of(System.getProperty("hive.child.classpath"))).trim().split(":")) {
       if (!IN_BUNDLE.matcher(entry).matches()) {
