@@ -123,9 +123,8 @@ public class SnapshotSource extends BatchSource<ImmutableBytesWritable, Snapshot
   public void onRunFinish(boolean succeeded, BatchSourceContext context) {
     String token = context.getArguments().get(PluginConfKeys.sourceRunTokenArgument(context.getStageName()));
     Optional<SnapshotId> pinned = token == null ? Optional.empty() : PipelineSnapshotInputFormat.pinnedSnapshot(token);
-    Optional<SnapshotId> read = pinned.isPresent() || configuredSelector().isCurrent() ? pinned
-        : Optional.ofNullable(readSnapshot);
-    read.ifPresent(id -> context.getMetrics().gauge("snapshot.id", id.value()));
+    pinned.or(() -> configuredSelector().isCurrent() ? Optional.empty() : Optional.ofNullable(readSnapshot))
+        .ifPresent(id -> context.getMetrics().gauge("snapshot.id", id.value()));
     if (token != null && PipelineSnapshotInputFormat.releasePin(token)) {
       LOG.info("Stage {} released its pin on snapshot {}", context.getStageName(), pinned.orElse(readSnapshot));
     }

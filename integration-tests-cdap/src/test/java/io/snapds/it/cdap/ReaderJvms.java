@@ -67,9 +67,9 @@ final class ReaderJvms {
       InterruptedException {
     Path out = workDir.resolve("interop-readers");
     deleteRecursively(out); // an earlier run's results (and MapReduce's output directory) must not count
-    // as a Hive installation runs the handler: Hive's lib/ Guava (22) first, then its bundle jar
-    // (with Guava 33 unrelocated, shadowed by 22), the rest of snapshot-hive's test classpath (Hive, Hadoop, HBase)
-    // without what the bundle holds, and InteropReadersMain's class
+    // as a Hive installation runs the handler: Hive's lib/ Guava 22 first, InteropReadersMain's
+    // class, the bundle jar (its Guava 33 shadowed by 22 where they share a class), then the rest
+    // of snapshot-hive's test classpath (Hive, Hadoop, HBase) without what the bundle holds
     Path bundle = Path.of(System.getProperty("hive.bundle.jar"));
     if (!Files.isRegularFile(bundle)) {
       throw new IllegalStateException("no " + bundle + ": package snapshot-hive first");
