@@ -167,6 +167,21 @@ final class ReadBenchmark implements Benchmark {
           + "shared machine.");
       section.table(cpu);
       section.table(fixedCost(dataset, ctx, plain, scale.readReps() * 10));
+      List<TimedScan> timed = List.of(
+          new TimedScan("full scan", RowScan.all().caching(CACHING), new Scan(), rows),
+          new TimedScan("prefix scan (" + Format.rows(prefixRows) + " rows)", RowScan.all().prefix(prefixKey)
+              .caching(CACHING), new Scan().setStartStopRowForPrefixScan(prefixKey), prefixRows),
+          new TimedScan("projected scan (1 of " + RowData.COLUMNS + " columns)",
+              RowScan.all().column(RowData.FAMILY_BYTES, PROJECTED).caching(CACHING),
+              new Scan().addColumn(RowData.FAMILY_BYTES, PROJECTED), rows));
+      section.text("The fixed cost where it is paid: the same scans again, " + scale.readReps() + " pairs each, ours "
+          + "right after raw as in the repetitions above, with the parts of each read timed. `readCurrent()` is "
+          + "the resolution of the current snapshot (a Tephra start, the pointer row's get, the abort); the end "
+          + "of the rows is the last call of the iteration, the one that finds no more rows: on ours it runs the "
+          + "cleaning check (one get of the lock table), on raw nothing of ours. Our fixed cost is our "
+          + "`readCurrent()` plus its end of rows less raw's, as a share of its whole read. Both are round trips "
+          + "that come right after a scan, when a round trip takes longer than in the empty-range table above.");
+      section.table(fixedCostInReads(dataset, ctx, plain, timed, scale.readReps()));
       if (!missed.isEmpty()) {
         Case worst = cases.stream().filter(c -> missed.contains(c.label())).findFirst().orElseThrow();
         Profile ours = Profile.record(ctx.workDir().resolve("read-snapshot.jfr"), 5, worst.ours()::run);
@@ -218,6 +233,89 @@ final class ReadBenchmark implements Benchmark {
         "Tephra start + metadata get + abort, the scan's RPC, the cleaning check's get");
     table.row("raw: `Table.getScanner(...)`", millis(raw), cpuPerRead(rawCpu, n), "the scan's RPC");
     return table;
+  }
+
+  /** A scan timed in parts: our RowScan and raw's Scan over the same rows. */
+  private record TimedScan(String what, RowScan ours, Scan raw, long rows) {}
+
+  /** Medians over {@code pairs} reads of each scan, ours timed in parts (see the section's text). */
+  private static MarkdownTable fixedCostInReads(SnapshotDataset dataset, BenchContext ctx, TableName plain,
+      List<TimedScan> scans, int pairs) throws IOException {
+    MarkdownTable table = new MarkdownTable("read", "ours: `readCurrent()`", "end of rows, ours / raw",
+        "whole read, ours / raw", "our fixed cost, share of our read");
+    for (TimedScan t : scans) {
+      List<Double> resolve = new ArrayList<>();
+      List<Double> endOurs = new ArrayList<>();
+      List<Double> endRaw = new ArrayList<>();
+      List<Double> wholeOurs = new ArrayList<>();
+      List<Double> wholeRaw = new ArrayList<>();
+      List<Double> share = new ArrayList<>();
+      for (int i = 0; i < pairs; i++) {
+        double[] raw = timedScanRaw(ctx, plain, t);
+        double[] ours = timedScanOurs(dataset, t);
+        endRaw.add(raw[1]);
+        wholeRaw.add(raw[2]);
+        resolve.add(ours[0]);
+        endOurs.add(ours[1]);
+        wholeOurs.add(ours[2]);
+        share.add((ours[0] + ours[1] - raw[1]) / ours[2]);
+      }
+      table.row(t.what(), Format.number(Stats.median(resolve)) + " ms",
+          Format.number(Stats.median(endOurs)) + " / " + Format.number(Stats.median(endRaw)) + " ms",
+          Format.number(Stats.median(wholeOurs)) + " / " + Format.number(Stats.median(wholeRaw)) + " ms",
+          Format.number(100 * Stats.median(share)) + "%");
+    }
+    return table;
+  }
+
+  /** One read of ours in ms: {@code readCurrent()}, the call that found the rows run out, the whole read. */
+  private static double[] timedScanOurs(SnapshotDataset dataset, TimedScan t) {
+    long start = System.nanoTime();
+    SnapshotReader reader = dataset.readCurrent();
+    long resolved = System.nanoTime();
+    long rows = 0;
+    long end = 0;
+    try (RowScanner scanner = reader.scan(t.ours())) {
+      java.util.Iterator<SnapshotRow> it = scanner.iterator();
+      while (true) {
+        long before = rows == t.rows() ? System.nanoTime() : 0;
+        boolean more = it.hasNext();
+        if (before != 0) {
+          end = System.nanoTime() - before;
+        }
+        if (!more) {
+          break;
+        }
+        valueBytes(it.next());
+        rows++;
+      }
+    }
+    check(t.rows(), rows, "timed snapshot scan");
+    return new double[] {(resolved - start) / 1e6, end / 1e6, (System.nanoTime() - start) / 1e6};
+  }
+
+  /** One read of raw in ms: 0, the call that found the rows run out, the whole read. */
+  private static double[] timedScanRaw(BenchContext ctx, TableName plain, TimedScan t) throws IOException {
+    long start = System.nanoTime();
+    long rows = 0;
+    long end = 0;
+    try (Table table = ctx.connection().getTable(plain);
+        ResultScanner scanner = table.getScanner(new Scan(t.raw()).setCaching(CACHING))) {
+      while (true) {
+        long before = rows == t.rows() ? System.nanoTime() : 0;
+        Result r = scanner.next();
+        if (before != 0) {
+          end = System.nanoTime() - before;
+        }
+        if (r == null) {
+          break;
+        }
+        valueBytes(r);
+        rows++;
+      }
+    }
+    check(t.rows(), rows, "timed raw scan");
+    return new double[] {0, end / 1e6, (System.nanoTime() - start) / 1e6};
   }
 
   private interface Read {
