@@ -174,8 +174,8 @@ final class ReadBenchmark implements Benchmark {
           new TimedScan("projected scan (1 of " + RowData.COLUMNS + " columns)",
               RowScan.all().column(RowData.FAMILY_BYTES, PROJECTED).caching(CACHING),
               new Scan().addColumn(RowData.FAMILY_BYTES, PROJECTED), rows));
-      section.text("The fixed cost where it is paid: the same scans again, " + scale.readReps() + " pairs each, ours "
-          + "right after raw as in the repetitions above, with the parts of each read timed. `readCurrent()` is "
+      section.text("The fixed cost where it is paid: the same scans again, " + scale.readReps() + " pairs each, each read "
+          + "of ours right after a raw read of the same range, with the parts of each read timed. `readCurrent()` is "
           + "the resolution of the current snapshot (a Tephra start, the pointer row's get, the abort); the end "
           + "of the rows is the last call of the iteration, the one that finds no more rows: on ours it runs the "
           + "cleaning check (one get of the lock table), on raw nothing of ours. Our fixed cost is our "
@@ -274,23 +274,28 @@ final class ReadBenchmark implements Benchmark {
     SnapshotReader reader = dataset.readCurrent();
     long resolved = System.nanoTime();
     long rows = 0;
-    long end = 0;
+    long bytes = 0;
+    long end = -1;
     try (RowScanner scanner = reader.scan(t.ours())) {
       java.util.Iterator<SnapshotRow> it = scanner.iterator();
       while (true) {
-        long before = rows == t.rows() ? System.nanoTime() : 0;
+        boolean last = rows == t.rows(); // time only the call after the expected last row
+        long before = last ? System.nanoTime() : 0;
         boolean more = it.hasNext();
-        if (before != 0) {
+        if (last) {
           end = System.nanoTime() - before;
         }
         if (!more) {
           break;
         }
-        valueBytes(it.next());
+        bytes += valueBytes(it.next());
         rows++;
       }
     }
     check(t.rows(), rows, "timed snapshot scan");
+    if (bytes <= 0 || end < 0) {
+      throw new IllegalStateException("timed snapshot scan read no values or never found its end");
+    }
     return new double[] {(resolved - start) / 1e6, end / 1e6, (System.nanoTime() - start) / 1e6};
   }
 
@@ -298,23 +303,28 @@ final class ReadBenchmark implements Benchmark {
   private static double[] timedScanRaw(BenchContext ctx, TableName plain, TimedScan t) throws IOException {
     long start = System.nanoTime();
     long rows = 0;
-    long end = 0;
+    long bytes = 0;
+    long end = -1;
     try (Table table = ctx.connection().getTable(plain);
         ResultScanner scanner = table.getScanner(new Scan(t.raw()).setCaching(CACHING))) {
       while (true) {
-        long before = rows == t.rows() ? System.nanoTime() : 0;
+        boolean last = rows == t.rows();
+        long before = last ? System.nanoTime() : 0;
         Result r = scanner.next();
-        if (before != 0) {
+        if (last) {
           end = System.nanoTime() - before;
         }
         if (r == null) {
           break;
         }
-        valueBytes(r);
+        bytes += valueBytes(r);
         rows++;
       }
     }
     check(t.rows(), rows, "timed raw scan");
+    if (bytes <= 0 || end < 0) {
+      throw new IllegalStateException("timed raw scan read no values or never found its end");
+    }
     return new double[] {0, end / 1e6, (System.nanoTime() - start) / 1e6};
   }
 
