@@ -79,7 +79,9 @@ public final class BenchmarkMain {
       System.out.println("benchmark " + b.getKey() + " took " + Duration.between(t, Instant.now()).toSeconds() + " s");
     }
     Duration took = Duration.between(started, Instant.now());
-    String generated = Report.render(scale, sections, started, took, loadBefore, Machine.loadAverage(), charts);
+    String onlyNamed = only.equals(suite().keySet()) ? "all" : String.join(",", only.stream().sorted().toList());
+    String generated = Report.render(scale, onlyNamed, sections, started, took, loadBefore, Machine.loadAverage(),
+        charts);
     Files.writeString(Path.of("").toAbsolutePath().resolve("bench-results.md"), generated, StandardCharsets.UTF_8);
     if (complete) {
       Path page = docs.resolve("benchmarks.md");

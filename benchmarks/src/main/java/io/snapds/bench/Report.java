@@ -12,14 +12,46 @@ import java.util.List;
 final class Report {
   private Report() {}
 
-  static String render(Scale scale, List<Section> sections, Instant started, Duration took, String loadBefore,
-      String loadAfter, Path docs) throws IOException {
+  /**
+   * The command that repeats a run: {@code benchmarks/run} with each setting that differs from its
+   * default ({@code full} scale, every benchmark, {@code -Xmx6g}, no metadata cap).
+   *
+   * @param only the benchmarks run, comma-separated, or {@code all}
+   * @param heap the JVM's {@code -Xmx} option, or null when it had none
+   * @param metadataCap {@code -Dbench.metadata.max}, or null
+   */
+  static String command(String scale, String only, String heap, String metadataCap) {
+    StringBuilder c = new StringBuilder(BenchmarkMain.COMMAND);
+    if (heap != null && !heap.equals(DEFAULT_HEAP)) {
+      c.append(" \"-Dbench.heap=").append(heap).append('"');
+    }
+    if (metadataCap != null) {
+      c.append(" -Dbench.metadata.max=").append(metadataCap);
+    }
+    if (!scale.equals(Scale.FULL.name())) {
+      c.append(" -Dbench.scale=").append(scale);
+    }
+    if (!only.equals("all")) {
+      c.append(" -Dbench.only=").append(only);
+    }
+    return c.toString();
+  }
+
+  /** The {@code -Xmx} option of this JVM (what {@code -Dbench.heap} set), or null. */
+  private static String maxHeap() {
+    return java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(a -> a.startsWith("-Xmx")).reduce((first, second) -> second).orElse(null);
+  }
+
+  /** {@code bench.heap}'s default in benchmarks/pom.xml. */
+  static final String DEFAULT_HEAP = "-Xmx6g";
+
+  static String render(Scale scale, String only, List<Section> sections, Instant started, Duration took,
+      String loadBefore, String loadAfter, Path docs) throws IOException {
     StringBuilder out = new StringBuilder();
     out.append("## Results of the last run\n\n");
-    String cap = System.getProperty("bench.metadata.max");
-    out.append("* command: `").append(BenchmarkMain.COMMAND).append("` (scale `").append(scale.name()).append('`')
-        .append(cap == null ? "" : "; metadata checkpoints capped at " + cap + " publishes by `-Dbench.metadata.max`")
-        .append(")\n");
+    out.append("* command: `").append(command(scale.name(), only, maxHeap(), System.getProperty("bench.metadata.max")))
+        .append("`\n");
     out.append("* machine: ").append(Machine.describe()).append('\n');
     out.append("* started ").append(started.truncatedTo(ChronoUnit.SECONDS)).append(", took ")
         .append(took.toMinutes()).append(" min ").append(took.toSecondsPart()).append(" s; load average (1/5/15 min) ")

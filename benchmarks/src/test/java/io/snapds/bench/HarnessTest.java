@@ -32,6 +32,13 @@ class HarnessTest {
   }
 
   @Test
+  void theReportNamesEverySettingThatDiffersFromTheDefaults() {
+    assertEquals("benchmarks/run", Report.command("full", "all", "-Xmx6g", null));
+    assertEquals("benchmarks/run \"-Dbench.heap=-Xmx8g\" -Dbench.metadata.max=10000 -Dbench.scale=smoke"
+        + " -Dbench.only=cli,read", Report.command("smoke", "cli,read", "-Xmx8g", "10000"));
+  }
+
+  @Test
   void ratioAgainstTarget() {
     Ratio r = Ratio.of("write", new Measured("rows/s", List.of(80.0, 90.0, 85.0)),
         new Measured("rows/s", List.of(100.0)), 0.9);
