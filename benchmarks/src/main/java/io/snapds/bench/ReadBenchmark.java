@@ -79,15 +79,21 @@ final class ReadBenchmark implements Benchmark {
       List<byte[]> keys = randomKeys(rows, scale.pointGets());
       long prefixRows = prefixRows(rows);
       byte[] prefixKey = prefix(prefixRows);
+      // the three scans with a target, each defined once: measured in the cases, timed in parts after them
+      TimedScan full = new TimedScan("full scan", RowScan.all().caching(CACHING), new Scan(), rows);
+      TimedScan prefixed = new TimedScan("prefix scan (" + Format.rows(prefixRows) + " rows)",
+          RowScan.all().prefix(prefixKey).caching(CACHING), new Scan().setStartStopRowForPrefixScan(prefixKey),
+          prefixRows);
+      TimedScan projected = new TimedScan("projected scan (1 of " + RowData.COLUMNS + " columns)",
+          RowScan.all().column(RowData.FAMILY_BYTES, PROJECTED).caching(CACHING),
+          new Scan().addColumn(RowData.FAMILY_BYTES, PROJECTED), rows);
       List<Case> cases = List.of(
-          new Case("scan " + Format.rows(rows), "full scan", TARGET,
-              () -> scanOurs(dataset, RowScan.all().caching(CACHING), false), () -> scanRaw(ctx, plain, new Scan())),
-          new Case("prefix scan", "prefix scan (" + Format.rows(prefixRows) + " rows)", TARGET,
-              () -> scanOurs(dataset, RowScan.all().prefix(prefixKey).caching(CACHING), false),
-              () -> scanRaw(ctx, plain, new Scan().setStartStopRowForPrefixScan(prefixKey))),
-          new Case("projected scan", "projected scan (1 of " + RowData.COLUMNS + " columns)", TARGET,
-              () -> scanOurs(dataset, RowScan.all().column(RowData.FAMILY_BYTES, PROJECTED).caching(CACHING), false),
-              () -> scanRaw(ctx, plain, new Scan().addColumn(RowData.FAMILY_BYTES, PROJECTED))),
+          new Case("scan " + Format.rows(rows), full.what(), TARGET, () -> scanOurs(dataset, full.ours(), false),
+              () -> scanRaw(ctx, plain, new Scan(full.raw()))),
+          new Case("prefix scan", prefixed.what(), TARGET, () -> scanOurs(dataset, prefixed.ours(), false),
+              () -> scanRaw(ctx, plain, new Scan(prefixed.raw()))),
+          new Case("projected scan", projected.what(), TARGET, () -> scanOurs(dataset, projected.ours(), false),
+              () -> scanRaw(ctx, plain, new Scan(projected.raw()))),
           new Case("point gets", "point get", TARGET, () -> getsOurs(current, keys), () -> getsRaw(ctx, plain, keys)),
           new Case("multi-gets", "multi-get (" + MULTI_GET_BATCH + " keys a call)", TARGET,
               () -> multiGetsOurs(current, keys), () -> multiGetsRaw(ctx, plain, keys)),
@@ -167,13 +173,6 @@ final class ReadBenchmark implements Benchmark {
           + "shared machine.");
       section.table(cpu);
       section.table(fixedCost(dataset, ctx, plain, scale.readReps() * 10));
-      List<TimedScan> timed = List.of(
-          new TimedScan("full scan", RowScan.all().caching(CACHING), new Scan(), rows),
-          new TimedScan("prefix scan (" + Format.rows(prefixRows) + " rows)", RowScan.all().prefix(prefixKey)
-              .caching(CACHING), new Scan().setStartStopRowForPrefixScan(prefixKey), prefixRows),
-          new TimedScan("projected scan (1 of " + RowData.COLUMNS + " columns)",
-              RowScan.all().column(RowData.FAMILY_BYTES, PROJECTED).caching(CACHING),
-              new Scan().addColumn(RowData.FAMILY_BYTES, PROJECTED), rows));
       section.text("The fixed cost where it is paid: the same scans again, " + scale.readReps() + " pairs each, each read "
           + "of ours right after a raw read of the same range, with the parts of each read timed. `readCurrent()` is "
           + "the resolution of the current snapshot (a Tephra start, the pointer row's get, the abort); the end "
@@ -181,7 +180,7 @@ final class ReadBenchmark implements Benchmark {
           + "cleaning check (one get of the lock table), on raw nothing of ours. Our fixed cost is our "
           + "`readCurrent()` plus its end of rows less raw's, as a share of its whole read. Both are round trips "
           + "that come right after a scan, when a round trip takes longer than in the empty-range table above.");
-      section.table(fixedCostInReads(dataset, ctx, plain, timed, scale.readReps()));
+      section.table(fixedCostInReads(dataset, ctx, plain, List.of(full, prefixed, projected), scale.readReps()));
       if (!missed.isEmpty()) {
         Case worst = cases.stream().filter(c -> missed.contains(c.label())).findFirst().orElseThrow();
         Profile ours = Profile.record(ctx.workDir().resolve("read-snapshot.jfr"), 5, worst.ours()::run);
@@ -235,7 +234,7 @@ final class ReadBenchmark implements Benchmark {
     return table;
   }
 
-  /** A scan timed in parts: our RowScan and raw's Scan over the same rows. */
+  /** One of the scans with a target: our RowScan and raw's Scan (copied before use) over the same rows. */
   private record TimedScan(String what, RowScan ours, Scan raw, long rows) {}
 
   /** Medians over {@code pairs} reads of each scan, ours timed in parts (see the section's text). */

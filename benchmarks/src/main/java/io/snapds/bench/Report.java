@@ -13,8 +13,8 @@ final class Report {
   private Report() {}
 
   /**
-   * The command that repeats a run: {@code benchmarks/run} with each setting that differs from its
-   * default ({@code full} scale, every benchmark, {@code -Xmx6g}, no metadata cap).
+   * The command that repeats a run: {@code benchmarks/run} with the JVM's heap, and each other
+   * setting that differs from its default ({@code full} scale, every benchmark, no metadata cap).
    *
    * @param only the benchmarks run, comma-separated, or {@code all}
    * @param heap the JVM's {@code -Xmx} option, or null when it had none
@@ -22,7 +22,7 @@ final class Report {
    */
   static String command(String scale, String only, String heap, String metadataCap) {
     StringBuilder c = new StringBuilder(BenchmarkMain.COMMAND);
-    if (heap != null && !heap.equals(DEFAULT_HEAP)) {
+    if (heap != null) {
       c.append(" \"-Dbench.heap=").append(heap).append('"');
     }
     if (metadataCap != null) {
@@ -42,9 +42,6 @@ final class Report {
     return java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
         .filter(a -> a.startsWith("-Xmx")).reduce((first, second) -> second).orElse(null);
   }
-
-  /** {@code bench.heap}'s default in benchmarks/pom.xml. */
-  static final String DEFAULT_HEAP = "-Xmx6g";
 
   static String render(Scale scale, String only, List<Section> sections, Instant started, Duration took,
       String loadBefore, String loadAfter, Path docs) throws IOException {

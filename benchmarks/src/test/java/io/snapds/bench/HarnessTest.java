@@ -32,8 +32,9 @@ class HarnessTest {
   }
 
   @Test
-  void theReportNamesEverySettingThatDiffersFromTheDefaults() {
-    assertEquals("benchmarks/run", Report.command("full", "all", "-Xmx6g", null));
+  void theReportNamesTheHeapAndEveryOtherSettingThatDiffersFromItsDefault() {
+    assertEquals("benchmarks/run", Report.command("full", "all", null, null));
+    assertEquals("benchmarks/run \"-Dbench.heap=-Xmx6g\"", Report.command("full", "all", "-Xmx6g", null));
     assertEquals("benchmarks/run \"-Dbench.heap=-Xmx8g\" -Dbench.metadata.max=10000 -Dbench.scale=smoke"
         + " -Dbench.only=cli,read", Report.command("smoke", "cli,read", "-Xmx8g", "10000"));
   }
