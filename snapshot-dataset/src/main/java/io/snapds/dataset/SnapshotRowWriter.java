@@ -129,11 +129,11 @@ public final class SnapshotRowWriter implements AutoCloseable {
       rows++;
       lastKey = key.clone();
       bytes += key.length;
-    } else if (pendingBytes + cellSize > maxPutBytes) {
-      // a wide row: its cells so far go now, the rest in further Puts of the same row key
-      byte[] rowKey = pending.getRow();
+    } else if (pending == null || pendingBytes + cellSize > maxPutBytes) {
+      // the row's cells so far went already (a flush between two of its cells) or go now (a wide
+      // row): the rest in another Put of the same row key
       sendPending();
-      pending = new Put(rowKey);
+      pending = new Put(keys.rowKey(key));
     }
     pending.addColumn(familyBytes, qualifier, nextTimestamp(), value);
     pendingBytes += cellSize;

@@ -1,0 +1,745 @@
+package io.snapds.dataset.sim;
+
+import io.snapds.dataset.CommitStateUnknownException;
+import io.snapds.dataset.DatasetEvent;
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.DatasetProperties;
+import io.snapds.dataset.NewSnapshot;
+import io.snapds.dataset.Reconciler;
+import io.snapds.dataset.RetentionPolicy;
+import io.snapds.dataset.RowScan;
+import io.snapds.dataset.RowScanner;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotDatasetException;
+import io.snapds.dataset.SnapshotDatasets;
+import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotInfo;
+import io.snapds.dataset.SnapshotKeys;
+import io.snapds.dataset.SnapshotReader;
+import io.snapds.dataset.SnapshotRow;
+import io.snapds.dataset.SnapshotState;
+import io.snapds.dataset.SnapshotWriter;
+import io.snapds.dataset.lock.LockSettings;
+import io.snapds.dataset.lock.LockStatus;
+import io.snapds.dataset.testing.MutableClock;
+import io.snapds.dataset.tx.LocalTransactionService;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.tephra.Transaction;
+import org.apache.tephra.TransactionContext;
+import org.apache.tephra.TransactionSystemClient;
+import org.apache.tephra.TxConstants;
+
+/**
+ * One run of the protocol simulation: writers, readers and a maintainer (expiry, rollback,
+ * cleanup, reconcile passes, region splits and merges) run the dataset's production code on a
+ * {@link SimHBase} and Tephra's own {@code TransactionManager}, interleaved step by step by a
+ * {@link Scheduler} from one seed, while the clock jumps and actors crash and stall. A
+ * {@link Model} remembers what each writer wrote into each snapshot before it asked to publish
+ * it; the checks compare every read and the stored state with it, during the run and after
+ * quiescence. {@link #run} returns the violations found (none is the pass) and the trace of the
+ * last steps.
+ */
+public final class ProtocolSimulation {
+  static final DatasetId DATASET = DatasetId.of("sim", "prices");
+  static final String FAMILY = "d";
+  static final String QUALIFIER = "v";
+  static final int KEYS = 12;
+
+  /** The kinds of fault a run may inject. */
+  public enum Fault {
+    /** An actor stops for good between two of its calls (a killed process); a new process takes its place. */
+    CRASH,
+    /** An actor sits out some steps (a GC pause, a slow disk). */
+    STALL,
+    /** The shared clock jumps past every lease and pin. */
+    CLOCK_JUMP,
+    /** Each process's clock is off by up to a few seconds. */
+    CLOCK_SKEW,
+    /** The data table's regions split and merge under readers, writers and cleanup. */
+    REGION_CHANGES,
+    /** A building transaction is invalidated, as Tephra does when it times out. */
+    TX_TIMEOUT,
+    /** A fenced or aborted writer goes on writing and tries to commit. */
+    ZOMBIE_WRITER,
+    /** The dataset is truncated while processes use it. */
+    TRUNCATE
+  }
+
+  /** The outcome of one seed. */
+  public record Outcome(long seed, long steps, List<String> violations, List<String> trace, Map<String, Long> counts) {
+    public boolean passed() {
+      return violations.isEmpty();
+    }
+
+    public String report() {
+      StringBuilder b = new StringBuilder("seed ").append(seed).append(": ").append(violations.size())
+          .append(" violation(s) after ").append(steps).append(" steps (reproduce: -Dsim.seed=").append(seed)
+          .append(")\n");
+      violations.forEach(v -> b.append("  VIOLATION ").append(v).append('\n'));
+      b.append("  last steps:\n");
+      trace.forEach(t -> b.append("    ").append(t).append('\n'));
+      return b.toString();
+    }
+  }
+
+  private final long seed;
+  private final int steps;
+  private final Set<Fault> faults;
+  private final Random random;
+  private final SimHBase hbase = new SimHBase();
+  private final Scheduler scheduler;
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+  private final Model model = new Model();
+  private final Map<String, Long> counts = new ConcurrentHashMap<>();
+  private LocalTransactionService tx;
+  private TransactionSystemClient txClient;
+  private volatile boolean stopping;
+  private int processes;
+
+  public ProtocolSimulation(long seed, int steps, Set<Fault> faults) {
+    this.seed = seed;
+    this.steps = steps;
+    this.faults = faults.isEmpty() ? EnumSet.noneOf(Fault.class) : EnumSet.copyOf(faults);
+    this.random = new Random(seed);
+    this.scheduler = new Scheduler(new Random(seed * 31 + 7), 60, 120);
+  }
+
+  public Outcome run() {
+    Configuration conf = new Configuration(false);
+    conf.setInt(TxConstants.Manager.CFG_TX_CLEANUP_INTERVAL, Integer.MAX_VALUE / 1000); // timeouts are a fault we inject
+    conf.setInt(TxConstants.Manager.CFG_TX_TIMEOUT, Integer.MAX_VALUE / 1000);
+    tx = LocalTransactionService.inMemory(conf);
+    txClient = yielding(tx.client());
+    hbase.onYield(scheduler::yieldPoint);
+    try {
+      datasets(Clock.fixed(Instant.EPOCH, java.time.ZoneOffset.UTC)).create(DATASET, properties());
+      spawn("writer-1", this::writer);
+      spawn("writer-2", this::writer);
+      spawn("writer-3", this::writer);
+      spawn("reader-1", this::reader);
+      spawn("reader-2", this::reader);
+      spawn("maintainer", this::maintainer);
+      for (int i = 0; i < steps && model.violations.isEmpty(); i++) {
+        outsideStep();
+        if (!scheduler.step()) {
+          break;
+        }
+        if (i % 200 == 199) {
+          checkStoredSnapshots("during the run");
+        }
+      }
+      quiesce();
+      if (model.violations.isEmpty()) {
+        checkAtRest();
+      }
+    } catch (RuntimeException | AssertionError e) {
+      model.violation("the simulation itself failed: " + e + " " + stack(e));
+    } finally {
+      stopping = true;
+      for (Scheduler.Actor a : scheduler.live()) {
+        a.crash();
+        scheduler.run(a);
+      }
+      tx.close();
+    }
+    counts.put("steps", scheduler.steps());
+    return new Outcome(seed, scheduler.steps(), List.copyOf(model.violations), scheduler.trace(), Map.copyOf(counts));
+  }
+
+  private DatasetProperties properties() {
+    return DatasetProperties.builder().families(FAMILY).retention(RetentionPolicy.retainLast(2))
+        .historyHorizon(4, null).cleanupThreads(1)
+        .lockSettings(LockSettings.builder().leaseDuration(Duration.ofHours(1)).heartbeatInterval(Duration.ofMinutes(50))
+            .acquireTimeout(Duration.ZERO).retryAttempts(1).build())
+        .build();
+  }
+
+  private SnapshotDatasets datasets(Clock own) {
+    return SnapshotDatasets.using(new SimConnection(hbase), txClient).withClock(own).withTestCommitClock(clock);
+  }
+
+  /** A process: its own clock (skewed when asked) and its own open dataset. */
+  private SnapshotDataset open(Random r) {
+    Clock own = clock;
+    if (faults.contains(Fault.CLOCK_SKEW)) {
+      own = Clock.offset(clock, Duration.ofMillis(r.nextInt(6000) - 3000));
+    }
+    return datasets(own).open(DATASET);
+  }
+
+  private void spawn(String role, java.util.function.Consumer<Random> body) {
+    long actorSeed = seed * 1_000_003L + (processes++);
+    scheduler.spawn(role + "#" + processes, () -> body.accept(new Random(actorSeed)));
+  }
+
+  /** What happens between steps outside the actors: the clock, crashes, stalls, new processes. */
+  private void outsideStep() {
+    int dice = random.nextInt(1000);
+    if (dice < 30) {
+      clock.advance(Duration.ofSeconds(1 + random.nextInt(30)));
+    } else if (dice < 33 && faults.contains(Fault.CLOCK_JUMP)) {
+      clock.advance(Duration.ofHours(2));
+      scheduler.record("clock jumps 2 h");
+      count("clock jumps");
+    } else if (dice < 38 && faults.contains(Fault.CRASH)) {
+      List<Scheduler.Actor> live = scheduler.live();
+      Scheduler.Actor victim = live.get(random.nextInt(live.size()));
+      if (!victim.isCrashed()) {
+        victim.crash();
+        scheduler.record("crash " + victim.name());
+        count("crashes");
+      }
+    } else if (dice < 45 && faults.contains(Fault.STALL)) {
+      List<Scheduler.Actor> live = scheduler.live();
+      Scheduler.Actor a = live.get(random.nextInt(live.size()));
+      a.stall(20 + random.nextInt(80));
+      scheduler.record("stall " + a.name());
+      count("stalls");
+    }
+    // a crashed actor is replaced by a new process of the same role
+    for (Scheduler.Actor a : List.copyOf(scheduler.actors())) {
+      if (a.isDone() && !replaced.contains(a.name())) {
+        replaced.add(a.name());
+        if (a.failure() != null) {
+          model.violation(a.name() + " failed with " + a.failure() + " " + stack(a.failure()));
+        }
+        if (!stopping) {
+          String role = a.name().substring(0, a.name().indexOf('#'));
+          spawn(role, role.startsWith("writer") ? this::writer : role.startsWith("reader") ? this::reader
+              : this::maintainer);
+        }
+      }
+    }
+  }
+
+  private final Set<String> replaced = new HashSet<>();
+
+  // ---- actors ----
+
+  private void writer(Random r) {
+    SnapshotDataset ds = open(r);
+    int n = 0;
+    while (!stopping) {
+      build(ds, r, Thread.currentThread().getName() + "-" + (++n));
+    }
+  }
+
+  private void build(SnapshotDataset ds, Random r, String owner) {
+    NewSnapshot ns = ds.newSnapshot().owner(owner);
+    if (r.nextInt(3) == 0) {
+      ns.sourceKey("slice-" + r.nextInt(2));
+    }
+    if (r.nextInt(4) == 0) {
+      ns.runId("run-" + r.nextInt(6));
+    }
+    SnapshotWriter w;
+    try {
+      w = ns.begin();
+    } catch (SnapshotDatasetException e) {
+      count("begin refused: " + e.getClass().getSimpleName());
+      return;
+    }
+    SnapshotId id = w.snapshotId();
+    try (w) {
+      if (w.alreadyPublished().isPresent()) {
+        count("run already published");
+        return;
+      }
+      TreeMap<String, String> rows = new TreeMap<>();
+      writeRows(w, r, rows, id, r.nextInt(9));
+      int end = r.nextInt(100);
+      if (end < 10) {
+        count("builds abandoned");
+        return; // close() aborts
+      }
+      if (end < 18 && faults.contains(Fault.TX_TIMEOUT)) {
+        scheduler.record("build " + id + " times out");
+        txClient.invalidate(id.value()); // what Tephra's timeout does to a build that ran too long
+        count("builds timed out");
+      }
+      if (end < 26 && faults.contains(Fault.ZOMBIE_WRITER)) {
+        // sit out a while (long enough for a clock jump, a takeover or a reconcile pass), then go on
+        for (int i = 0; i < 30 && !stopping; i++) {
+          scheduler.yieldPoint("zombie " + owner + " waits");
+        }
+        writeRows(w, r, rows, id, 1 + r.nextInt(4));
+        count("zombie writers");
+      }
+      model.aboutToPublish(id, rows);
+      try {
+        w.commit();
+        model.published(id);
+        count("publishes");
+      } catch (CommitStateUnknownException e) {
+        count("commit state unknown");
+      } catch (SnapshotDatasetException e) {
+        model.refused(id);
+        count("commit refused: " + e.getClass().getSimpleName());
+      }
+    } catch (SnapshotDatasetException e) {
+      count("writer error: " + e.getClass().getSimpleName());
+    }
+  }
+
+  private void writeRows(SnapshotWriter w, Random r, TreeMap<String, String> rows, SnapshotId id, int n) {
+    for (int i = 0; i < n; i++) {
+      String key = "k" + r.nextInt(KEYS);
+      if (r.nextInt(6) == 0) {
+        w.delete(Bytes.toBytes(key));
+        rows.remove(key);
+      } else {
+        String value = id + "/" + key + "/" + r.nextInt(1000);
+        w.put(Bytes.toBytes(key), FAMILY, QUALIFIER, Bytes.toBytes(value));
+        rows.put(key, value);
+      }
+      if (r.nextInt(4) == 0) {
+        w.flush();
+      }
+    }
+  }
+
+  private void reader(Random r) {
+    SnapshotDataset ds = open(r);
+    while (!stopping) {
+      try {
+        switch (r.nextInt(4)) {
+          case 0 -> {
+            SnapshotReader reader = ds.readCurrent();
+            model.read("readCurrent", reader.snapshotId(), scan(reader.scan(RowScan.all())));
+          }
+          case 1 -> readInTransaction(ds, r);
+          case 2 -> {
+            Optional<SnapshotId> any = model.anyPublished(r);
+            if (any.isPresent()) {
+              SnapshotReader reader = ds.readSnapshot(any.get());
+              model.read("readSnapshot", reader.snapshotId(), scan(reader.scan(RowScan.all())));
+            }
+          }
+          default -> {
+            SnapshotReader reader = ds.readCurrent();
+            String key = "k" + r.nextInt(KEYS);
+            Optional<SnapshotRow> row = reader.get(Bytes.toBytes(key));
+            model.readOne(reader.snapshotId(), key, row.map(ProtocolSimulation::value));
+          }
+        }
+        count("reads");
+      } catch (SnapshotDatasetException e) {
+        count("read error: " + e.getClass().getSimpleName());
+      }
+    }
+  }
+
+  private void readInTransaction(SnapshotDataset ds, Random r) {
+    TransactionContext ctx = new TransactionContext(txClient, ds);
+    try {
+      ctx.start();
+      Optional<SnapshotId> pinned = ds.pinnedSnapshot();
+      if (pinned.isPresent()) {
+        model.read("transaction", pinned.get(), scan(ds.scan(RowScan.all())));
+      }
+      ctx.finish();
+    } catch (org.apache.tephra.TransactionFailureException e) {
+      count("read transaction failed");
+      try {
+        ctx.abort();
+      } catch (org.apache.tephra.TransactionFailureException ignored) {
+        // already ended
+      }
+    }
+  }
+
+  private static TreeMap<String, String> scan(RowScanner scanner) {
+    TreeMap<String, String> rows = new TreeMap<>();
+    try (scanner) {
+      for (SnapshotRow row : scanner) {
+        String key = Bytes.toString(row.key());
+        if (rows.put(key, value(row)) != null) {
+          rows.put(key, "<duplicate key>");
+        }
+      }
+    }
+    return rows;
+  }
+
+  private static String value(SnapshotRow row) {
+    var fam = row.families().get(Bytes.toBytes(FAMILY));
+    byte[] v = fam == null ? null : fam.get(Bytes.toBytes(QUALIFIER));
+    return v == null ? "<no value>" : Bytes.toString(v);
+  }
+
+  private void maintainer(Random r) {
+    SnapshotDataset ds = open(r);
+    while (!stopping) {
+      try {
+        int dice = r.nextInt(100);
+        if (dice < 20) {
+          ds.expireSnapshots().retainLast(1 + r.nextInt(2)).commit();
+          count("expiries");
+        } else if (dice < 45) {
+          ds.cleanup();
+          count("cleanups");
+        } else if (dice < 55) {
+          Reconciler.runOnce(ds, "reconciler-" + Thread.currentThread().getName(), Duration.ofMinutes(30));
+          count("reconcile passes");
+        } else if (dice < 62) {
+          List<SnapshotInfo> retained = ds.retainedSnapshots();
+          if (!retained.isEmpty()) {
+            SnapshotId target = retained.get(r.nextInt(retained.size())).id();
+            model.rollingBackTo(target);
+            ds.rollbackTo(target).commit();
+            count("rollbacks");
+          }
+        } else if (dice < 80 && faults.contains(Fault.REGION_CHANGES)) {
+          changeRegions(r);
+        } else if (dice < 82 && faults.contains(Fault.TRUNCATE)) {
+          scheduler.yieldPoint("truncate");
+          datasets(clock).admin(DATASET).truncate();
+          model.truncated();
+          count("truncates");
+        } else {
+          scheduler.yieldPoint("idle");
+        }
+      } catch (SnapshotDatasetException e) {
+        count("maintenance error: " + e.getClass().getSimpleName());
+      }
+    }
+  }
+
+  private void changeRegions(Random r) {
+    try {
+      List<SimHBase.Region> regions = hbase.regions(DATASET.dataTable());
+      scheduler.yieldPoint("region change");
+      if (r.nextBoolean() || regions.size() < 2) {
+        // a split point inside some numbered snapshot's range, or between ranges
+        byte[] point = SnapshotKeys.numbered(SnapshotId.of(1), 1 + r.nextInt(40))
+            .rowKey(Bytes.toBytes("k" + r.nextInt(KEYS)));
+        if (hbase.split(DATASET.dataTable(), point)) {
+          count("region splits");
+        }
+      } else {
+        SimHBase.Region at = regions.get(r.nextInt(regions.size() - 1));
+        if (hbase.mergeWithNext(DATASET.dataTable(), at.start())) {
+          count("region merges");
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  // ---- the end of a run ----
+
+  /** Stops the actors at the end of their current operation, and lets every one finish. */
+  private void quiesce() {
+    stopping = true;
+    long budget = 200_000;
+    while (!scheduler.live().isEmpty() && budget-- > 0 && model.violations.isEmpty()) {
+      scheduler.step();
+      outsideStepsAfterStop();
+    }
+    if (!scheduler.live().isEmpty() && model.violations.isEmpty()) {
+      model.violation("actors " + scheduler.live().stream().map(Scheduler.Actor::name).toList()
+          + " did not finish their operation within 200,000 steps of the stop");
+    }
+    outsideStepsAfterStop();
+  }
+
+  private void outsideStepsAfterStop() {
+    for (Scheduler.Actor a : scheduler.actors()) {
+      if (a.isDone() && replaced.add(a.name()) && a.failure() != null) {
+        model.violation(a.name() + " failed with " + a.failure() + " " + stack(a.failure()));
+      }
+    }
+  }
+
+  /**
+   * After quiescence, as an operator's repair would: every process has ended, so Tephra's timeout
+   * would end their transactions (invalidated here at once), leases lapse, a reconcile pass
+   * repairs, cleanup runs until nothing is deferred. Then the stored state is checked.
+   */
+  private void checkAtRest() {
+    Transaction probe = tx.client().startShort();
+    for (long inProgress : probe.getInProgress()) {
+      tx.client().invalidate(inProgress);
+    }
+    tx.client().abort(probe);
+    clock.advance(Duration.ofHours(3));
+    SnapshotDataset ds = datasets(clock).open(DATASET);
+    Reconciler.runOnce(ds, "final-reconciler", Duration.ofMinutes(30));
+    for (int i = 0; i < 5 && !ds.cleanup().deferred().isEmpty(); i++) {
+      clock.advance(Duration.ofMinutes(10));
+    }
+    checkStoredSnapshots("at rest");
+    // every lease is free once its holder is gone and a reconcile pass ran
+    for (LockStatus lock : ds.lockStatus()) {
+      if (lock.isHeld(clock.instant())) {
+        model.violation("at rest: lock '" + lock.lockName() + "' is still held by " + lock.lease());
+      }
+    }
+    // nothing in the data table that no retained snapshot owns
+    Set<String> expected = new HashSet<>();
+    for (SnapshotInfo s : ds.snapshots()) {
+      if (s.state() == SnapshotState.COMMITTED) {
+        Map<String, String> content = model.content(s.id());
+        if (content != null) {
+          content.keySet().forEach(k -> expected.add(Bytes.toStringBinary(s.keys().rowKey(Bytes.toBytes(k)))));
+        }
+      }
+    }
+    Set<String> stored = new HashSet<>();
+    try {
+      for (byte[] k : hbase.rowKeys(DATASET.dataTable())) {
+        stored.add(Bytes.toStringBinary(k));
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    Set<String> leaked = new HashSet<>(stored);
+    leaked.removeAll(expected);
+    Set<String> missing = new HashSet<>(expected);
+    missing.removeAll(stored);
+    if (!leaked.isEmpty()) {
+      model.violation("at rest, after reconcile and cleanup: " + leaked.size()
+          + " data rows no retained snapshot owns, e.g. " + leaked.stream().sorted().limit(5).toList());
+    }
+    if (!missing.isEmpty()) {
+      model.violation("at rest: " + missing.size() + " rows of retained snapshots are missing, e.g. "
+          + missing.stream().sorted().limit(5).toList());
+    }
+    checkEvents(ds);
+  }
+
+  /**
+   * Every snapshot the metadata says is COMMITTED holds exactly the rows its writer wrote (a
+   * published snapshot never changes, no cleanup or stale writer touched it), its record counts
+   * them right, and no two snapshots that still have rows share a key range.
+   */
+  private void checkStoredSnapshots(String when) {
+    List<SnapshotInfo> snapshots;
+    try {
+      snapshots = datasets(clock).open(DATASET).snapshots();
+    } catch (SnapshotDatasetException e) {
+      count("stored checks skipped: " + e.getClass().getSimpleName()); // a truncate half done: checked later
+      return;
+    }
+    Map<String, SnapshotId> prefixes = new HashMap<>();
+    for (SnapshotInfo s : snapshots) {
+      if (s.cleanedAt().isEmpty()) {
+        SnapshotId other = prefixes.put(Bytes.toStringBinary(s.keys().prefix()), s.id());
+        if (other != null) {
+          model.violation(when + ": snapshots " + other + " and " + s.id() + " share the key range "
+              + Bytes.toStringBinary(s.keys().prefix()));
+        }
+      }
+      if (s.state() != SnapshotState.COMMITTED) {
+        continue;
+      }
+      Map<String, String> content = model.content(s.id());
+      if (content == null) {
+        model.violation(when + ": snapshot " + s.id() + " is COMMITTED but no writer asked to publish it");
+        continue;
+      }
+      TreeMap<String, String> stored = storedRows(s.keys());
+      if (!stored.equals(content)) {
+        model.violation(when + ": COMMITTED snapshot " + s.id() + " holds " + diff(content, stored));
+      }
+      if (s.rowCount() != content.size()) {
+        model.violation(when + ": the record of " + s.id() + " counts " + s.rowCount() + " rows; it holds "
+            + content.size());
+      }
+    }
+  }
+
+  private TreeMap<String, String> storedRows(SnapshotKeys keys) {
+    TreeMap<String, String> rows = new TreeMap<>();
+    try {
+      for (byte[] k : hbase.rowKeys(DATASET.dataTable())) {
+        if (Bytes.compareTo(k, keys.start()) >= 0 && Bytes.compareTo(k, keys.stop()) < 0) {
+          var get = new org.apache.hadoop.hbase.client.Get(k);
+          var result = hbase.get(DATASET.dataTable(), get);
+          byte[] v = result.getValue(Bytes.toBytes(FAMILY), Bytes.toBytes(QUALIFIER));
+          rows.put(Bytes.toString(keys.userKey(k)), v == null ? "<no value>" : Bytes.toString(v));
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return rows;
+  }
+
+  /** Events: sequences without a gap, and at most one PUBLISHED event per snapshot. */
+  private void checkEvents(SnapshotDataset ds) {
+    List<DatasetEvent> events;
+    try {
+      events = ds.events(0, 100_000);
+    } catch (SnapshotDatasetException e) {
+      return; // pruned past 0: nothing to compare from the start
+    }
+    Set<SnapshotId> published = new HashSet<>();
+    long previous = -1;
+    for (DatasetEvent e : events) {
+      if (previous >= 0 && e.sequence() != previous + 1) {
+        model.violation("events: sequence " + e.sequence() + " follows " + previous);
+      }
+      previous = e.sequence();
+      if (e.type() == DatasetEvent.Type.PUBLISHED && e.snapshot().isPresent()
+          && !published.add(e.snapshot().get())) {
+        model.violation("events: two PUBLISHED events for " + e.snapshot().get());
+      }
+    }
+    counts.put("events", (long) events.size());
+  }
+
+  // ---- helpers ----
+
+  private void count(String what) {
+    counts.merge(what, 1L, Long::sum);
+  }
+
+  private static String diff(Map<String, String> expected, Map<String, String> got) {
+    List<String> out = new ArrayList<>();
+    for (var e : expected.entrySet()) {
+      String g = got.get(e.getKey());
+      if (g == null) {
+        out.add("missing " + e.getKey());
+      } else if (!g.equals(e.getValue())) {
+        out.add(e.getKey() + "=" + g + " instead of " + e.getValue());
+      }
+    }
+    for (var e : got.entrySet()) {
+      if (!expected.containsKey(e.getKey())) {
+        out.add("foreign row " + e.getKey() + "=" + e.getValue());
+      }
+    }
+    return out.size() + " differences from what its writer wrote: " + out.stream().limit(6).toList();
+  }
+
+  private static String stack(Throwable t) {
+    StringBuilder b = new StringBuilder();
+    StackTraceElement[] s = t.getStackTrace();
+    for (int i = 0; i < Math.min(12, s.length); i++) {
+      b.append("\n      at ").append(s[i]);
+    }
+    if (t.getCause() != null && t.getCause() != t) {
+      b.append("\n    caused by ").append(t.getCause()).append(stack(t.getCause()));
+    }
+    return b.toString();
+  }
+
+  /** Tephra's client, with a yield point before each call (so transactions interleave too). */
+  private TransactionSystemClient yielding(TransactionSystemClient real) {
+    return (TransactionSystemClient) Proxy.newProxyInstance(TransactionSystemClient.class.getClassLoader(),
+        new Class<?>[] {TransactionSystemClient.class}, (proxy, method, args) -> {
+          if (method.getDeclaringClass() != Object.class) {
+            scheduler.yieldPoint("tephra " + method.getName());
+          }
+          try {
+            return method.invoke(real, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+  }
+
+  /**
+   * What the writers wrote and what readers got. A snapshot's content is fixed when its writer
+   * asks to publish it; any read of a snapshot must return exactly that, and nothing may read a
+   * snapshot no writer asked to publish.
+   */
+  static final class Model {
+    private final Map<SnapshotId, Map<String, String>> content = new ConcurrentHashMap<>();
+    private final Set<SnapshotId> published = ConcurrentHashMap.newKeySet();
+    private final Set<SnapshotId> refused = ConcurrentHashMap.newKeySet();
+    private final List<SnapshotId> publishedOrder = java.util.Collections.synchronizedList(new ArrayList<>());
+    final List<String> violations = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    void aboutToPublish(SnapshotId id, Map<String, String> rows) {
+      content.put(id, Map.copyOf(rows));
+    }
+
+    void published(SnapshotId id) {
+      published.add(id);
+      publishedOrder.add(id);
+    }
+
+    void refused(SnapshotId id) {
+      refused.add(id);
+    }
+
+    void rollingBackTo(SnapshotId id) {
+      // nothing to remember: a rollback target must already be published, which reads check
+    }
+
+    void truncated() {
+      // snapshot ids are never reused (Tephra write pointers), so what was written stays known
+    }
+
+    Map<String, String> content(SnapshotId id) {
+      return content.get(id);
+    }
+
+    Optional<SnapshotId> anyPublished(Random r) {
+      synchronized (publishedOrder) {
+        if (publishedOrder.isEmpty()) {
+          return Optional.empty();
+        }
+        // mostly recent ones, sometimes old ones (expired and cleaned: a typed error is the answer)
+        int n = publishedOrder.size();
+        int i = r.nextInt(4) == 0 ? r.nextInt(n) : Math.max(0, n - 1 - r.nextInt(3));
+        return Optional.of(publishedOrder.get(i));
+      }
+    }
+
+    void read(String how, SnapshotId id, Map<String, String> rows) {
+      Map<String, String> expected = content.get(id);
+      if (expected == null) {
+        violation(how + " read snapshot " + id + ", which no writer asked to publish, and got " + rows.size()
+            + " rows");
+      } else if (refused.contains(id)) {
+        violation(how + " read snapshot " + id + ", whose commit was refused");
+      } else if (!expected.equals(rows)) {
+        violation(how + " of snapshot " + id + " got " + diff(expected, rows));
+      }
+    }
+
+    void readOne(SnapshotId id, String key, Optional<String> value) {
+      Map<String, String> expected = content.get(id);
+      if (expected == null) {
+        violation("get read snapshot " + id + ", which no writer asked to publish");
+      } else if (!Optional.ofNullable(expected.get(key)).equals(value)) {
+        violation("get of " + key + " in snapshot " + id + " returned " + value + "; the snapshot holds "
+            + expected.get(key));
+      }
+    }
+
+    /**
+     * Exploring only: {@code -Dsim.ignore=text,...} drops violations that contain one of the texts,
+     * to look past a known one for the next. The suite never sets it.
+     */
+    private static final List<String> IGNORED = java.util.Arrays.stream(System.getProperty("sim.ignore", "")
+        .split(",")).filter(s -> !s.isBlank()).toList();
+
+    void violation(String what) {
+      if (IGNORED.stream().noneMatch(what::contains)) {
+        violations.add(what);
+      }
+    }
+  }
+}
