@@ -44,7 +44,9 @@ public final class Scheduler {
     private Actor(String name, Runnable body) {
       this.name = name;
       this.thread = new Thread(() -> {
-        turn.acquireUninterruptibly();
+        if (!free) {
+          turn.acquireUninterruptibly();
+        }
         try {
           if (!crashed) {
             body.run();
@@ -55,7 +57,9 @@ public final class Scheduler {
           failure = t;
         } finally {
           done = true;
-          toScheduler.release();
+          if (!free) {
+            toScheduler.release();
+          }
         }
       }, "sim-" + name);
       thread.setDaemon(true);
@@ -95,12 +99,27 @@ public final class Scheduler {
   private final Deque<String> trace = new ArrayDeque<>();
   private final int traceLength;
   private final long stepTimeoutSeconds;
+  private final boolean free;
   private long steps;
 
   public Scheduler(Random random, int traceLength, long stepTimeoutSeconds) {
+    this(random, traceLength, stepTimeoutSeconds, false);
+  }
+
+  private Scheduler(Random random, int traceLength, long stepTimeoutSeconds, boolean free) {
     this.random = random;
     this.traceLength = traceLength;
     this.stepTimeoutSeconds = stepTimeoutSeconds;
+    this.free = free;
+  }
+
+  /**
+   * A scheduler that lets the actors run freely, as threads do on a real cluster: a step is a
+   * pause of the caller; a crash takes effect at the actor's next yield point and a stall sleeps
+   * there.
+   */
+  public static Scheduler free(int traceLength) {
+    return new Scheduler(new Random(0), traceLength, 0, true);
   }
 
   public Actor spawn(String name, Runnable body) {
@@ -121,6 +140,13 @@ public final class Scheduler {
       throw new Crash(a.name);
     }
     a.at = what;
+    if (free) {
+      if (a.stalledFor > 0) {
+        a.stalledFor = 0;
+        sleep(200);
+      }
+      return;
+    }
     toScheduler.release();
     a.turn.acquireUninterruptibly();
     if (a.crashed) {
@@ -151,6 +177,11 @@ public final class Scheduler {
     if (live.isEmpty()) {
       return false;
     }
+    if (free) {
+      steps++;
+      sleep(5);
+      return true;
+    }
     List<Actor> ready = new ArrayList<>();
     for (Actor a : live) {
       if (a.stalledFor > 0) {
@@ -170,6 +201,14 @@ public final class Scheduler {
     if (a.done) {
       return;
     }
+    if (free) {
+      try {
+        a.thread.join(TimeUnit.SECONDS.toMillis(60));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return;
+    }
     steps++;
     record(a.name + (a.crashed ? " (crashed)" : "") + " @ " + a.at);
     a.turn.release();
@@ -184,7 +223,15 @@ public final class Scheduler {
     }
   }
 
-  public void record(String line) {
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  public synchronized void record(String line) {
     trace.addLast(steps + ": " + line);
     if (trace.size() > traceLength) {
       trace.removeFirst();
@@ -200,7 +247,7 @@ public final class Scheduler {
   }
 
   /** The last steps, oldest first. */
-  public List<String> trace() {
+  public synchronized List<String> trace() {
     return new ArrayList<>(trace);
   }
 

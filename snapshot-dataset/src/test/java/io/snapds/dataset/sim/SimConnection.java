@@ -264,9 +264,6 @@ public final class SimConnection implements Connection {
 
     @Override
     public ResultScanner getScanner(Scan scan) throws IOException {
-      if (scan.isReversed()) {
-        throw new UnsupportedOperationException("reversed scans");
-      }
       hbase.yieldPoint("open scanner " + name);
       hbase.regionOf(name, scan.getStartRow()); // fails now for a missing table, as HBase does
       return new SimScanner(name, new Scan(scan));
@@ -309,14 +306,24 @@ public final class SimConnection implements Connection {
           break;
         }
         hbase.yieldPoint("scan region of " + name + " from " + SimHBase.show(position));
-        SimHBase.Region region = hbase.regionOf(name, position);
+        boolean reversed = scan.isReversed();
+        SimHBase.Region region = !reversed || inclusive && position.length > 0 ? hbase.regionOf(name, position)
+            : position.length == 0 ? hbase.lastRegion(name) : hbase.regionBefore(name, position);
         batch.addAll(hbase.scanRegion(name, scan, region, position, inclusive, limit > 0 ? limit - returned : 0));
         byte[] stop = scan.getStopRow();
-        if (region.end().length == 0 || stop.length > 0 && Bytes.compareTo(region.end(), stop) >= 0) {
+        if (!reversed) {
+          if (region.end().length == 0 || stop.length > 0 && Bytes.compareTo(region.end(), stop) >= 0) {
+            exhausted = true;
+          } else {
+            position = region.end();
+            inclusive = true;
+          }
+        } else if (region.start().length == 0 || stop.length > 0 && Bytes.compareTo(region.start(), stop) <= 0) {
           exhausted = true;
         } else {
-          position = region.end();
-          inclusive = true;
+          // the next region down holds the keys just below this region's start
+          position = region.start();
+          inclusive = false;
         }
       }
       Result r = batch.poll();

@@ -185,6 +185,18 @@ public final class SimHBase {
     return table(name).regionOf(row);
   }
 
+  /** The region just below the one that starts at {@code start} (which is not the first). */
+  synchronized Region regionBefore(TableName name, byte[] start) throws IOException {
+    TableState t = table(name);
+    return t.regionOf(t.regions.lowerKey(start));
+  }
+
+  /** The last region of {@code name}. */
+  synchronized Region lastRegion(TableName name) throws IOException {
+    List<Region> all = table(name).regionList();
+    return all.get(all.size() - 1);
+  }
+
   /** Splits the region holding {@code point} there; false when {@code point} already starts a region. */
   public synchronized boolean split(TableName name, byte[] point) throws IOException {
     TableState t = table(name);
@@ -266,7 +278,9 @@ public final class SimHBase {
       int limit) throws IOException {
     TableState t = usable(name);
     byte[] stop = scan.getStopRow();
-    NavigableMap<byte[], StoredRow> range = t.rows.tailMap(from, fromInclusive);
+    boolean reversed = scan.isReversed();
+    NavigableMap<byte[], StoredRow> range = !reversed ? t.rows.tailMap(from, fromInclusive)
+        : from.length == 0 ? t.rows.descendingMap() : t.rows.headMap(from, fromInclusive).descendingMap();
     Filter f = scan.getFilter();
     List<Result> out = new ArrayList<>();
     for (Map.Entry<byte[], StoredRow> e : range.entrySet()) {
@@ -275,7 +289,7 @@ public final class SimHBase {
         break;
       }
       if (stop.length > 0) {
-        int c = Bytes.compareTo(key, stop);
+        int c = reversed ? Bytes.compareTo(stop, key) : Bytes.compareTo(key, stop);
         if (c > 0 || c == 0 && !scan.includeStopRow()) {
           break;
         }
