@@ -6,6 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.snapds.dataset.CleanupResult;
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.SnapshotDatasets;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.tephra.Transaction;
 import io.snapds.dataset.ReaderPin;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotInfo;
@@ -82,5 +94,83 @@ class ReaderPinsIT {
     assertEquals(1, livePins(ds, s1), "the second computation replaced the first one's pin");
     assertTrue(SnapshotInputFormatImpl.releasePin(conf));
     assertEquals(0, livePins(ds, s1), "releasing the job's pin leaves none behind");
+  }
+  /**
+   * Issue #36 item 6: a long transaction resolves its snapshot, then writes its reader pin. A
+   * publish that expires that snapshot, the cleanup fence set after it and a cleanup that deletes
+   * its rows, all between the two, must not leave the transaction believing the pin protects
+   * it: after writing the pin it reads the snapshot's record afresh, and a snapshot fenced for
+   * cleanup (or cleaned) by then refuses the transaction with a typed error, leaving no pin.
+   */
+  @Test
+  void aLongTransactionWhoseSnapshotIsCleanedBeforeItsPinIsWrittenIsRefused() throws Exception {
+    SnapshotDataset ds = create("longpin");
+    SnapshotInfo s1 = writeAndCommit(ds.newSnapshot().begin(), "s1", 20);
+    AtomicReference<CleanupResult> cleanup = new AtomicReference<>();
+    Connection hooked = beforeFirstPinWrite(cluster.connection(), ds.id(), () -> {
+      writeAndCommit(ds.newSnapshot().begin(), "s2", 2); // expires s1 (retain 1) and fences it for cleanup
+      cleanup.set(ds.cleanup());
+    });
+    SnapshotDataset reader = SnapshotDatasets.using(hooked, cluster.txClient()).open(ds.id());
+    Transaction longTx = cluster.txClient().startLong();
+    try {
+      SnapshotNotAvailableException refused = null;
+      try {
+        reader.startTx(longTx); // reads current (s1), then the hook runs, then the pin is written
+      } catch (SnapshotNotAvailableException e) {
+        refused = e;
+      }
+      assertEquals(List.of(s1.id()), cleanup.get().cleaned(), "the hook ran between the read and the pin");
+      assertEquals(0, rawRows(cluster, ds, s1.id()));
+      if (refused == null) {
+        // what the old code did: the pin went in over deleted rows, and the read is cut off
+        Fixtures.Observation seen = Fixtures.observe(reader);
+        throw new AssertionError("the long transaction started on s1 with a pin written after its rows were"
+            + " deleted, and read " + seen.rows() + " of 20 rows");
+      }
+      assertTrue(refused.getMessage().contains(s1.id().toString()), refused.getMessage());
+      assertEquals(0, livePins(ds, s1), "a refused transaction leaves no pin behind");
+      reader.rollbackTx();
+    } finally {
+      cluster.txClient().abort(longTx);
+    }
+    Transaction next = cluster.txClient().startLong(); // a new transaction pins the new current
+    try {
+      reader.startTx(next);
+      assertEquals(2, Fixtures.observe(reader).rows());
+      reader.postTxCommit();
+    } finally {
+      cluster.txClient().abort(next);
+    }
+  }
+
+  /** The cluster's connection, with {@code hook} run once before the first reader pin row is written. */
+  private static Connection beforeFirstPinWrite(Connection connection, DatasetId dataset, Runnable hook) {
+    AtomicBoolean armed = new AtomicBoolean(true);
+    return (Connection) Proxy.newProxyInstance(ReaderPinsIT.class.getClassLoader(), new Class<?>[] {Connection.class},
+        (proxy, method, args) -> {
+          Object result = invoke(connection, method, args);
+          if (method.getName().equals("getTable") && args != null && args.length >= 1
+              && dataset.lockTable().equals(args[0])) {
+            Table table = (Table) result;
+            return Proxy.newProxyInstance(ReaderPinsIT.class.getClassLoader(), new Class<?>[] {Table.class},
+                (p, m, a) -> {
+                  if (m.getName().equals("put") && a != null && a[0] instanceof Put put && put.getRow()[0] == 'P'
+                      && armed.getAndSet(false)) {
+                    hook.run();
+                  }
+                  return invoke(table, m, a);
+                });
+          }
+          return result;
+        });
+  }
+
+  private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
   }
 }

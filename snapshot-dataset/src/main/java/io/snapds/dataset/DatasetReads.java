@@ -60,7 +60,39 @@ final class DatasetReads implements TransactionAware {
     if (transaction.getType() == TransactionType.LONG && current.isPresent()) {
       txPin = new ReaderPin(ops.locks(), id, ops.clock(), current.get(), "long-tx:" + transaction.getTransactionId(),
           LONG_TX_PIN_TTL);
+      requirePinHolds(transaction, current.get());
     }
+  }
+
+  /**
+   * The handshake that makes a long transaction's pin protect what it resolved. Cleanup fences a
+   * snapshot (commits its cleanup fence), then reads its pins; this reader wrote its pin, and now
+   * reads the snapshot's record afresh. If no fence shows, the fence commits after this read
+   * began, so after the pin row was written, and the cleanup run that acts on it reads its pins
+   * later still and finds this one. If a fence shows, a cleanup may already have passed its pin
+   * check (and deleted the rows: the transaction cannot see a newer snapshot instead), so the
+   * transaction is refused with the pin released. One metadata read per long transaction.
+   *
+   * @throws SnapshotNotAvailableException naming the snapshot, when it was fenced for cleanup
+   *     (or cleaned) before the pin was written
+   */
+  private void requirePinHolds(Transaction transaction, SnapshotId pinned) {
+    Optional<SnapshotInfo> now;
+    try {
+      now = ops.store().read(view -> view.snapshot(pinned));
+    } catch (RuntimeException e) {
+      endTx();
+      throw e;
+    }
+    if (now.isPresent() && now.get().cleanupFence() == 0 && now.get().cleanedAt().isEmpty()) {
+      return;
+    }
+    endTx();
+    throw new SnapshotNotAvailableException(id, "long transaction " + transaction.getTransactionId()
+        + " resolved snapshot " + pinned + " of " + id + " as current, but before its reader pin was written the"
+        + " snapshot " + now.map(s -> s.cleanedAt().isPresent() ? "was cleaned" : "expired and was fenced for cleanup")
+            .orElse("passed the history horizon")
+        + ", so its rows may be deleted; start a new transaction (it reads the current snapshot)");
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.snapds.dataset;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import io.snapds.dataset.lock.LeaseKeeper;
 import io.snapds.dataset.lock.LockLease;
 import io.snapds.dataset.store.MetadataStore;
 import io.snapds.dataset.store.MetadataView;
@@ -100,6 +101,11 @@ public final class NewSnapshot {
     // a token above the recorded fence, even when the lock table forgot its tokens
     LockLease lease = ops.locks().acquire(lockName, owner, ops.properties().lockSettings(),
         latest.fence());
+    // renewed from the grant on: what follows (the begin transaction and its retries, the
+    // pre-split and its region moves) may take longer than the lease, and a lease that lapsed
+    // here would be taken over, or broken by a reconcile pass, under a writer that is alive. The
+    // writer takes the keeper over; every other way out of here stops it
+    LeaseKeeper keeper = new LeaseKeeper(ops.locks(), lease, ops.properties().lockSettings());
     Transaction buildTx = null;
     try {
       buildTx = startBuild(ops.txClient(), ops.id(), ops.properties().maxBuildTime());
@@ -131,23 +137,33 @@ public final class NewSnapshot {
         ops.txClient().invalidate(stale.value());
       }
       if (published.isPresent()) {
+        keeper.close();
         ops.txClient().abort(buildTx);
-        ops.locks().release(lease);
+        ops.locks().release(keeper.lease());
         return new SnapshotWriterImpl(ops, published.get());
       }
       // before the first row: the build's writes spread over the regions its parent had (or the
-      // dataset's first split points), within half the lease: nothing renews it until the writer
-      // below starts its keeper
+      // dataset's first split points). The keeper renews the lease meanwhile; the budget (half
+      // the lease) only bounds how long begin() spends on it
       SnapshotKeys keys = ops.remember(begun.get(0));
       Presplit.apply(ops.connection(), ops.id().dataTable(), parent.stream().findFirst(), keys,
           ops.properties(), ops.properties().lockSettings().leaseDuration().dividedBy(2));
       WriterOptions options = new WriterOptions(owner, runId, sourceKey, lockName, writeBufferBytes);
-      return new SnapshotWriterImpl(ops, new SnapshotHandle(id, buildTx, options, lease.token()), lease);
-    } catch (RuntimeException e) {
-      if (buildTx != null) {
-        ops.txClient().abort(buildTx);
+      return new SnapshotWriterImpl(ops, new SnapshotHandle(id, buildTx, options, lease.token()), keeper);
+    } catch (RuntimeException | Error e) {
+      keeper.close(); // idempotent: stopped here whatever step failed, before the lease is released
+      try {
+        if (buildTx != null) {
+          ops.txClient().abort(buildTx);
+        }
+      } catch (RuntimeException abortFailure) {
+        e.addSuppressed(abortFailure);
       }
-      ops.locks().release(lease);
+      try {
+        ops.locks().release(keeper.lease());
+      } catch (RuntimeException releaseFailure) {
+        e.addSuppressed(releaseFailure);
+      }
       throw e;
     }
   }

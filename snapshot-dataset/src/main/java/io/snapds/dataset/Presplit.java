@@ -120,8 +120,9 @@ final class Presplit {
    * Splits the data table at {@code points}, then spreads the new snapshot's regions over the
    * live region servers in turn (a daughter region opens where its parent was, so without the
    * moves every region of the build would still sit on one server until the balancer runs). For
-   * at most {@code budget}: the caller holds the writer lock, which nothing renews until the writer
-   * exists, so the budget must stay well inside the lease. Returns how many splits were made.
+   * at most {@code budget}, which bounds how long {@code begin()} spends here (the writer lock's
+   * lease is renewed meanwhile by the keeper begin started at the grant). Returns how many splits
+   * were made.
    */
   private static int split(Connection connection, RegionLocator locator, SnapshotKeys child, List<byte[]> points,
       Duration budget) throws IOException {

@@ -73,6 +73,16 @@ public interface SnapshotWriter extends AutoCloseable {
    */
   SnapshotHandle detach();
 
+  /**
+   * Hands the snapshot over like {@link #detach()}, but this process goes on renewing the lease
+   * until the other process has resumed and finished the snapshot, so that the lease cannot lapse
+   * during the hand-off however long it takes: see {@link LeaseHold} for when the renewal ends.
+   * This writer accepts nothing more, and closing it no longer aborts.
+   *
+   * @throws IllegalStateException after commit or abort, or when the run was already published
+   */
+  LeaseHold detachHoldingLease();
+
   /** Sends buffered rows to HBase now (commit does this too). */
   void flush();
 

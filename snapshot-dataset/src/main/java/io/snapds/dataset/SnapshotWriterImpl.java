@@ -47,13 +47,14 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     this.rows = null;
   }
 
-  SnapshotWriterImpl(OperationsContext ops, SnapshotHandle handle, LockLease lease) {
+  /** A writer that takes {@code keeper} over (the caller stops it if this constructor throws). */
+  SnapshotWriterImpl(OperationsContext ops, SnapshotHandle handle, LeaseKeeper keeper) {
     this.ops = ops;
     this.store = ops.store();
     this.handle = handle;
     this.alreadyPublished = null;
-    this.keeper = new LeaseKeeper(ops.locks(), lease, ops.properties().lockSettings());
     this.rows = ops.rowWriter(ops.keys(handle.snapshot), handle.options.writeBufferBytes());
+    this.keeper = keeper;
   }
 
   /**
@@ -65,9 +66,19 @@ final class SnapshotWriterImpl implements SnapshotWriter {
   static SnapshotWriter resume(OperationsContext ops, SnapshotInfo recorded, SnapshotHandle handle) {
     requireBuilding(ops.id(), recorded);
     ops.remember(recorded);
-    LockLease lease = new LockLease(handle.options.lockName(), handle.options.owner(), handle.token,
+    LeaseKeeper keeper = new LeaseKeeper(ops.locks(), leaseOf(ops, handle), ops.properties().lockSettings());
+    try {
+      return new SnapshotWriterImpl(ops, handle, keeper);
+    } catch (RuntimeException | Error e) {
+      keeper.close();
+      throw e;
+    }
+  }
+
+  /** The lease {@code handle}'s writer holds, as a keeper renews it (conditioned on owner and token). */
+  private static LockLease leaseOf(OperationsContext ops, SnapshotHandle handle) {
+    return new LockLease(handle.options.lockName(), handle.options.owner(), handle.token,
         ops.clock().instant(), ops.clock().instant().plus(ops.properties().lockSettings().leaseDuration()));
-    return new SnapshotWriterImpl(ops, handle, lease);
   }
 
   /** Workers write only into a snapshot that is BUILDING: its writer has neither published nor given it up. */
@@ -143,6 +154,19 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     keeper.close();
     status = Status.DETACHED;
     return handle;
+  }
+
+  @Override
+  public LeaseHold detachHoldingLease() {
+    checkWritable();
+    writing(rows::close);
+    // a keeper of its own before this writer's stops, so that no beat is skipped in between; it
+    // renews for at most the build's time: past it cleanup takes the build for dead anyway
+    LeaseKeeper bridge = new LeaseKeeper(ops.locks(), keeper.lease(), ops.properties().lockSettings(),
+        ops.properties().maxBuildTime());
+    keeper.close();
+    status = Status.DETACHED;
+    return new LeaseHold(handle, bridge);
   }
 
   @Override

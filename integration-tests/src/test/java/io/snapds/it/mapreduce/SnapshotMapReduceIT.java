@@ -9,6 +9,8 @@ import io.snapds.dataset.CleanupResult;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.DatasetProperties;
 import io.snapds.dataset.NewSnapshot;
+import io.snapds.dataset.Reconciler;
+import io.snapds.dataset.Reconciler.ReconcileResult;
 import io.snapds.dataset.RowScan;
 import io.snapds.dataset.RowScanner;
 import io.snapds.dataset.SnapshotDataset;
@@ -22,6 +24,8 @@ import io.snapds.dataset.SnapshotRow;
 import io.snapds.dataset.SnapshotState;
 import io.snapds.dataset.SnapshotWriter;
 import io.snapds.dataset.tx.JobDatasets;
+import io.snapds.dataset.lock.LockLease;
+import io.snapds.dataset.lock.LockSettings;
 import io.snapds.dataset.mapreduce.SnapshotInputFormat;
 import io.snapds.dataset.mapreduce.SnapshotInputFormatImpl;
 import io.snapds.dataset.mapreduce.SnapshotMapReduceUtil;
@@ -516,6 +520,61 @@ class SnapshotMapReduceIT {
     }
     assertEquals(100, projected.size()); // every third of 300 rows has e:n
     assertEquals(projected, read);
+  }
+
+  // ---- the writer lease across the hand-off from submission to application master (issue #36 item 3) ----
+
+  /**
+   * The application master's {@code setupJob} comes after the lease as granted at submission has
+   * run out (it waited in a queue), while another writer waits for the lock and a reconcile pass
+   * looks for expired leases: the submitting process renewed the lease meanwhile, so the job
+   * publishes, and the other writer gets the lock only once the job released it.
+   */
+  @Test
+  void aJobWhoseApplicationMasterStartsAfterTheLeaseWouldHaveLapsedStillPublishes() throws Exception {
+    SnapshotDataset b = cluster.datasets().create(MiniCluster.uniqueDataset("handoff"), DatasetProperties.builder()
+        .families("d", "e").lockSettings(LockSettings.builder().leaseDuration(java.time.Duration.ofSeconds(3))
+            .acquireTimeout(java.time.Duration.ofMinutes(3)).build()).build());
+    Job job = newJob("handoff");
+    SnapshotOutputFormat.setOutput(job, b.id());
+    SnapshotOutputFormat<ImmutableBytesWritable> format = new SnapshotOutputFormat<>();
+    format.checkOutputSpecs(job); // the submission begins the snapshot
+    Configuration conf = job.getConfiguration();
+    SnapshotId building = SnapshotOutputFormat.handle(conf).orElseThrow().snapshotId();
+    LockLease granted = b.lockStatus(NewSnapshot.WRITER_LOCK).lease().orElseThrow();
+
+    CompletableFuture<SnapshotInfo> other = CompletableFuture.supplyAsync(() -> publish(b, "other", 4));
+    awaitCondition(() -> b.lockStatus(NewSnapshot.WRITER_LOCK).waiters() >= 1 || other.isDone());
+    // the application master starts later than the lease as granted lasted
+    awaitCondition(() -> Instant.now().isAfter(granted.expiresAt().plusMillis(500)));
+    ReconcileResult pass = Reconciler.runOnce(b, "reconciler", java.time.Duration.ofHours(1));
+    assertTrue(pass.repairs().isEmpty(), "the reconcile pass fenced nothing: " + pass.repairs());
+    assertFalse(other.isDone(), "the other writer was handed the lock during the hand-off: " + other);
+
+    org.apache.hadoop.mapreduce.JobID jobId = new org.apache.hadoop.mapreduce.JobID("handoff", 1);
+    org.apache.hadoop.mapreduce.OutputCommitter committer = format.getOutputCommitter(attempt(conf, jobId, 0, 0));
+    committer.setupJob(new org.apache.hadoop.mapreduce.task.JobContextImpl(conf, jobId));
+    runAttempt(format, committer, attempt(conf, jobId, 0, 0), 0, 10, true);
+    committer.commitJob(new org.apache.hadoop.mapreduce.task.JobContextImpl(conf, jobId));
+
+    SnapshotInfo published = b.snapshot(building);
+    assertEquals(SnapshotState.COMMITTED, published.state());
+    assertEquals(10, rows(b.readSnapshot(building)).size());
+    assertEquals(10, published.rowCount());
+    assertFalse(SnapshotOutputFormat.releaseLease(conf), "the committer ended the submission's renewal");
+    SnapshotInfo next = other.get(3, TimeUnit.MINUTES);
+    assertEquals(granted.token(), published.fencingToken());
+    assertEquals(published.fencingToken() + 1, next.fencingToken(), "no grant or break between the job and the other");
+    assertEquals(building, next.parentId().orElseThrow(), "the other writer began after the job published");
+  }
+
+  /** Polls {@code condition} (a lease is a matter of time: this waits for time to pass, or for a waiter). */
+  private static void awaitCondition(java.util.function.BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    while (!condition.getAsBoolean()) {
+      assertTrue(System.nanoTime() < deadline, "condition not reached in 2 minutes");
+      Thread.sleep(20);
+    }
   }
 
   // ---- the core's detach, which the output format relies on ----

@@ -90,7 +90,8 @@ public final class SnapshotMapReduceUtil {
 
   /**
    * Submits {@code job}, waits for it to end, and then releases what its submission held: the
-   * reader pin of a {@link SnapshotInputFormat} job, and the begun snapshot of a
+   * reader pin of a {@link SnapshotInputFormat} job, the renewal of a {@link SnapshotOutputFormat}
+   * job's writer lease, and the begun snapshot of a
    * {@link SnapshotOutputFormat} job whose submission failed (a job that ran is published or
    * aborted by its committer).
    *
@@ -115,6 +116,7 @@ public final class SnapshotMapReduceUtil {
       return job.waitForCompletion(verbose);
     } finally {
       SnapshotInputFormat.releasePin(job);
+      SnapshotOutputFormat.releaseLease(job.getConfiguration());
     }
   }
 }

@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Publishes the snapshot a {@link SnapshotOutputFormat} job began, or aborts it. Runs in the
  * application master: {@link #setupJob} resumes the snapshot from the handle in the job
- * configuration, which keeps the writer lock's lease alive while the tasks run; {@link #commitJob}
+ * configuration, which keeps the writer lock's lease alive while the tasks run (the submitting
+ * process renews it too, from the submission until the job ends); {@link #commitJob}
  * sums the row and byte counts its tasks committed and publishes atomically; {@link #abortJob}
  * marks the snapshot aborted (its rows are left to cleanup), leaving the current snapshot as it
  * was. A task's rows are invisible until the job commits; what a task commits is its counts
@@ -64,6 +65,7 @@ public final class SnapshotOutputCommitter extends OutputCommitter {
     LOG.info("job {} published snapshot {} of {} with {} rows from {} tasks", context.getJobID(), published.id(),
         dataset, published.rowCount(), counts.tasks());
     forgetTaskCounts(context, handle.get());
+    HeldLeases.release(handle.get().snapshotId()); // the submission's renewal, when it ran in this process
     release();
   }
 
@@ -81,6 +83,7 @@ public final class SnapshotOutputCommitter extends OutputCommitter {
       LOG.info("job {} ended {}: snapshot {} was not building any more ({})", context.getJobID(), state,
           handle.get().snapshotId(), e.getMessage());
     } finally {
+      HeldLeases.release(handle.get().snapshotId()); // the submission's renewal, when it ran in this process
       release();
     }
   }

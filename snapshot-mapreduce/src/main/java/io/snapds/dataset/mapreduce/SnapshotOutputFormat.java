@@ -5,6 +5,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.LeaseHold;
 import io.snapds.dataset.NewSnapshot;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotHandle;
@@ -31,8 +32,10 @@ import org.slf4j.LoggerFactory;
  *       was published before begins nothing: tasks discard their rows and nothing is published.
  *   <li>Tasks write the rows they are given (the key is ignored; the row carries its own key)
  *       under the snapshot's prefix, invisible to every reader.
- *   <li>The {@link SnapshotOutputCommitter} keeps the lease alive in the application master,
- *       publishes on {@code commitJob} and aborts on {@code abortJob}.
+ *   <li>The submitting process renews the writer lock's lease until the job has ended (the
+ *       application master may wait longer than the lease); the {@link SnapshotOutputCommitter}
+ *       renews it in the application master too, publishes on {@code commitJob} and aborts on
+ *       {@code abortJob}.
  * </ul>
  * A re-executed or speculative task attempt writes the same rows again over the same keys, so
  * it leaves no duplicates, provided a task writes the same row keys each time it runs on the
@@ -118,7 +121,9 @@ public class SnapshotOutputFormat<K> extends OutputFormat<K, SnapshotRowWritable
     if (conf.get(HANDLE) != null || conf.get(ALREADY_PUBLISHED) != null) {
       return; // begun by an earlier call on this configuration
     }
-    try (JobDatasets datasets = JobDatasets.open(conf)) {
+    JobDatasets datasets = JobDatasets.open(conf);
+    boolean holding = false;
+    try {
       SnapshotDataset dataset = datasets.open(id);
       NewSnapshot snapshot = dataset.newSnapshot().owner(JobOwner.of(context.getJobName()))
           .writeBufferBytes(writeBufferBytes(conf));
@@ -134,11 +139,29 @@ public class SnapshotOutputFormat<K> extends OutputFormat<K, SnapshotRowWritable
           conf.set(ALREADY_PUBLISHED, writer.snapshotId().toString());
           return;
         }
-        // the application master resumes it (SnapshotOutputCommitter.setupJob)
-        conf.set(HANDLE, writer.detach().encode());
+        // the application master resumes it (SnapshotOutputCommitter.setupJob); until it has
+        // finished it, this process renews the lease, over the datasets opened here
+        LeaseHold hold = writer.detachHoldingLease();
+        HeldLeases.hold(datasets, hold);
+        holding = true;
+        conf.set(HANDLE, hold.handle().encode());
         LOG.info("began snapshot {} of {} for job '{}'", writer.snapshotId(), id, context.getJobName());
       }
+    } finally {
+      if (!holding) {
+        datasets.close();
+      }
     }
+  }
+
+  /**
+   * Stops this process's renewal of the lease of the snapshot that {@code conf}'s submission
+   * began ({@link #checkOutputSpecs}), if this process holds it: once the job has ended (it then
+   * stops by itself at its next renewal, as the committer released the lock) or when its
+   * submission failed. Returns whether this process held it.
+   */
+  public static boolean releaseLease(Configuration conf) {
+    return handle(conf).map(h -> HeldLeases.release(h.snapshotId())).orElse(false);
   }
 
   /**
@@ -151,6 +174,7 @@ public class SnapshotOutputFormat<K> extends OutputFormat<K, SnapshotRowWritable
     if (handle.isEmpty()) {
       return false;
     }
+    releaseLease(conf); // first: nothing renews the lease of a snapshot given up
     try (JobDatasets datasets = JobDatasets.open(conf)) {
       datasets.open(dataset(conf)).resume(handle.get()).abort();
     }
