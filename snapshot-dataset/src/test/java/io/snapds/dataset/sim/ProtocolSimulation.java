@@ -253,7 +253,11 @@ public final class ProtocolSimulation {
     } else if (dice < 38 && faults.contains(Fault.CRASH)) {
       List<Scheduler.Actor> live = scheduler.live();
       Scheduler.Actor victim = live.get(random.nextInt(live.size()));
-      if (!victim.isCrashed()) {
+      if (random.nextInt(10) == 0) {
+        live.forEach(Scheduler.Actor::crash); // every process at once (a power cut, a redeploy)
+        scheduler.record("crash every actor");
+        count("crashes of every actor");
+      } else if (!victim.isCrashed()) {
         victim.crash();
         scheduler.record("crash " + victim.name());
         count("crashes");
@@ -392,7 +396,7 @@ public final class ProtocolSimulation {
     SnapshotDataset ds = open(r);
     while (!stopping) {
       try {
-        switch (r.nextInt(8)) {
+        switch (r.nextInt(9)) {
           case 0 -> {
             SnapshotReader reader = ds.readCurrent();
             model.read("readCurrent", reader.snapshotId(), scan(reader.scan(RowScan.all())));
@@ -419,12 +423,33 @@ public final class ProtocolSimulation {
             SnapshotReader reader = ds.readTag("gold");
             model.read("readTag", reader.snapshotId(), scan(reader.scan(RowScan.all())));
           }
+          case 6 -> readInLongTransaction(ds);
           default -> splitJob(ds, r);
         }
         count("reads");
       } catch (SnapshotDatasetException e) {
         count("read error: " + e.getClass().getSimpleName());
       }
+    }
+  }
+
+  /** A long transaction (a report that runs for hours): its start pins the snapshot it resolves. */
+  private void readInLongTransaction(SnapshotDataset ds) {
+    Transaction t = txClient.startLong();
+    try {
+      ds.startTx(t);
+      Optional<SnapshotId> pinned = ds.pinnedSnapshot();
+      if (pinned.isPresent()) {
+        model.read("long transaction", pinned.get(), scan(ds.scan(RowScan.all())));
+      }
+      count("long transactions");
+    } finally {
+      try {
+        ds.rollbackTx();
+      } catch (Exception e) {
+        count("long transaction end failed: " + e.getClass().getSimpleName());
+      }
+      txClient.abort(t);
     }
   }
 
@@ -597,8 +622,8 @@ public final class ProtocolSimulation {
 
   /**
    * After quiescence, as an operator's repair would: every process has ended, so Tephra's timeout
-   * would end their transactions (invalidated here at once), leases lapse, a reconcile pass
-   * repairs, cleanup runs until nothing is deferred. Then the stored state is checked.
+   * would end their transactions (invalidated here at once), leases and the pins of dead readers
+   * lapse, a reconcile pass repairs, cleanup runs until nothing is deferred. Then the stored state is checked.
    */
   private void checkAtRest() {
     TransactionSystemClient direct = hbase != null ? tx.client() : realTx;
@@ -607,7 +632,8 @@ public final class ProtocolSimulation {
       direct.invalidate(inProgress);
     }
     direct.abort(probe);
-    clock.advance(Duration.ofHours(3));
+    // past every lease and every pin a dead reader left (a long transaction's lasts a day)
+    clock.advance(Duration.ofDays(2));
     SnapshotDataset ds = datasets(clock).open(dataset);
     Reconciler.runOnce(ds, "final-reconciler", Duration.ofMinutes(30));
     for (int i = 0; i < 5 && !ds.cleanup().deferred().isEmpty(); i++) {
