@@ -846,6 +846,14 @@ final class LayoutView implements MetadataView {
         records++;
       }
     }
+    // progress rows whose record an earlier trim deleted: a progress record of an earlier version
+    // could land after the trim, and nothing else would ever remove it (at most G + such rows)
+    for (MetaRows.Row r : rows.scan(kindStart(CLEANUP_PROGRESS), kindStop(CLEANUP_PROGRESS), false, 1_000)) {
+      SnapshotId id = SnapshotId.of(Bytes.toLong(r.key(), 1));
+      if (pastHorizon(id) && snapshot(id).isEmpty()) {
+        putCleanupProgress(id, CleanupProgress.NONE);
+      }
+    }
     return new HorizonTrim(history, records, purgeDeleted(), locksFreed);
   }
 
