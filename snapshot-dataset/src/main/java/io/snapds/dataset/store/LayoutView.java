@@ -500,6 +500,17 @@ final class LayoutView implements MetadataView {
   }
 
   @Override
+  public long horizonId() {
+    return pointer().horizonId;
+  }
+
+  @Override
+  public Optional<SnapshotId> newestCleaned() {
+    TreeSet<SnapshotId> ids = cleaned.ids();
+    return ids.isEmpty() ? Optional.empty() : Optional.of(ids.last());
+  }
+
+  @Override
   public List<SnapshotInfo> snapshots(Collection<SnapshotId> ids) {
     return records(ids);
   }
