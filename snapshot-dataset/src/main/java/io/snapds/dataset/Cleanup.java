@@ -208,18 +208,39 @@ final class Cleanup {
 
   /**
    * Drops the cleaning marks of snapshots whose records the history horizon deleted, so the lock
-   * table stays as small as the metadata. Reads the pointer row, and one record per mark past
-   * the horizon (the few the last trim removed).
+   * table stays as small as the metadata, after raising the watermark above them (in the same
+   * atomic mutation of the cleaning row): a reader of such a snapshot then finds it at or below the
+   * watermark, asks its record, finds it gone, and fails instead of returning a short result. The
+   * watermark also rises to the horizon ({@code horizon.id}), which covers records trimmed while
+   * there was none (an earlier version dropped their marks without one); with no watermark at all
+   * (the first run, or a lock table truncated or restored, which lost marks) to the newest cleaned
+   * record too. Reads the cleaning row, the pointer row, the {@code d} index when there is no
+   * watermark, and one record per mark past the horizon (the few the last trim removed).
    */
   private void forgetCleaningMarks() {
-    List<SnapshotId> marks = locks.cleaningMarks();
-    if (marks.isEmpty()) {
+    LockTable.CleaningMarks found = locks.cleaningMarks();
+    Forget forget = store.read(view -> {
+      List<SnapshotId> gone = found.marks().stream()
+          .filter(id -> view.pastHorizon(id) && view.snapshot(id).isEmpty()).toList();
+      long below = Math.max(found.below().orElse(0L), view.horizonId());
+      if (found.below().isEmpty()) {
+        below = Math.max(below, view.newestCleaned().map(SnapshotId::value).orElse(0L));
+      }
+      for (SnapshotId id : gone) {
+        below = Math.max(below, id.value());
+      }
+      return new Forget(gone, below);
+    });
+    if (forget.gone().isEmpty() && found.below().equals(Optional.of(forget.below()))) {
       return;
     }
-    List<SnapshotId> gone = store.read(view -> marks.stream()
-        .filter(id -> view.pastHorizon(id) && view.snapshot(id).isEmpty()).toList());
-    gone.forEach(locks::unmarkCleaning);
+    if (!locks.forgetCleaning(forget.below(), forget.gone(), found.below())) {
+      LOG.info("dataset {}: another cleanup moved the cleaning watermark; the next run forgets these marks", dataset);
+    }
   }
+
+  /** The marks to drop, and the watermark that covers them. */
+  private record Forget(List<SnapshotId> gone, long below) {}
 
   /**
    * Runs a step whose work the next cleanup redoes if it is not done: recording what was

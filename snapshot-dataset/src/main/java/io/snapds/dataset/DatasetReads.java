@@ -186,7 +186,7 @@ final class DatasetReads implements TransactionAware {
   /** A reader of {@code snapshot} that fails rather than return rows cleanup may have cut short. */
   private SnapshotReader reader(SnapshotKeys keys) {
     SnapshotId snapshot = keys.id();
-    return new FixedSnapshotReader(ops.data(), keys, new CleanedCheck(ops.locks(), id, snapshot,
+    return new FixedSnapshotReader(ops.data(), keys, new CleanedCheck(ops.locks(), ops.connection(), id, snapshot,
         tx != null ? CleanedCheck.IN_TRANSACTION : CleanedCheck.NO_TRANSACTION));
   }
 
@@ -253,7 +253,7 @@ final class DatasetReads implements TransactionAware {
   boolean isCleaned(SnapshotId snapshot) {
     checkNotNull(snapshot, "snapshot id must not be null");
     // a record past the horizon was deleted only after its snapshot had been cleaned
-    return ops.locks().isCleaning(snapshot) || read(view -> view.snapshot(snapshot)
+    return CleanedCheck.cleaned(ops.locks(), ops.connection(), id, snapshot) || read(view -> view.snapshot(snapshot)
         .map(s -> s.cleanedAt().isPresent()).orElseGet(() -> view.pastHorizon(snapshot)));
   }
 

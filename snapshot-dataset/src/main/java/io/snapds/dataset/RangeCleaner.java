@@ -6,6 +6,7 @@ import io.snapds.dataset.store.CleanupProgress;
 import io.snapds.dataset.store.CleanupProgress.KeyRange;
 import io.snapds.dataset.store.DataTable;
 import io.snapds.dataset.store.MetadataStore;
+import io.snapds.dataset.store.MetadataView;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionService;
@@ -123,12 +124,27 @@ final class RangeCleaner {
       // deferrable: losing costs at most a piece deleted again, waiting out commit.retries would
       // hold up every further piece
       store.updateDeferrable("record cleanup progress of " + snapshot, view -> {
-        view.putCleanupProgress(snapshot, progress);
+        recordProgress(view, snapshot, progress);
         return null;
       });
     } catch (CommitConflictException e) {
       LOG.info("dataset {}: recording the cleanup progress of {} conflicted on every attempt; the next piece's "
           + "record includes it", dataset, snapshot);
+    }
+  }
+
+  /**
+   * The rule of a progress record: written only while the snapshot's record is there and not yet
+   * cleaned. Another cleanup may have finished the snapshot meanwhile (its {@code cleanedAt} commit
+   * removed the row it knew of) and the horizon may even have trimmed the record (which removes the
+   * row with it); a row written after either would stay for good. One record get more in the
+   * commit, read with the progress row's.
+   */
+  static void recordProgress(MetadataView view, SnapshotId snapshot, CleanupProgress progress) {
+    boolean unfinished = view.snapshots(List.of(snapshot)).stream()
+        .anyMatch(s -> s.id().equals(snapshot) && s.cleanedAt().isEmpty());
+    if (unfinished) {
+      view.putCleanupProgress(snapshot, progress);
     }
   }
 

@@ -284,4 +284,54 @@ class MetadataRulesTest {
     assertTrue(store.read(v -> v.snapshot(late)).isEmpty());
     assertEquals(CleanupProgress.NONE, store.read(v -> v.cleanupProgress(late)), "the late progress row went too");
   }
+
+  /**
+   * Issue #36 item 6: a progress record of a cleanup that was still deleting when another cleanup
+   * finished the snapshot and the horizon trimmed its record landed after the trim, and nothing
+   * removed it again: an orphan {@code q} row for good. A progress record is written only while the
+   * snapshot's record is there and not yet cleaned.
+   */
+  @Test
+  void aProgressRecordAfterTheHorizonTrimmedItsSnapshotLeavesNoRow() {
+    List<SnapshotId> ids = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      SnapshotId id = begin("run-" + i, null, 1);
+      publish(id, "run-" + i, null, 1, 1);
+      ids.add(id);
+      clock.advance(Duration.ofSeconds(1));
+    }
+    store.update("fence", view -> {
+      Cleanup.fence(view);
+      return null;
+    });
+    store.update("cleaned", view -> {
+      for (SnapshotInfo s : view.awaitingCleanup()) {
+        view.putSnapshot(s.toBuilder().cleanedAt(view.commitTime()).build());
+      }
+      return null;
+    });
+    store.update("trim", view -> view.trimToHorizon(1, Optional.empty(), NewSnapshot::lockName));
+    SnapshotId late = ids.get(0);
+    assertTrue(store.read(v -> v.snapshot(late)).isEmpty(), "the horizon trimmed the record");
+    SnapshotId cleanedKept = ids.get(2);
+    assertTrue(store.read(v -> v.snapshot(cleanedKept)).orElseThrow().cleanedAt().isPresent());
+    CleanupProgress piece = CleanupProgress.NONE.with(new CleanupProgress.KeyRange(new byte[0], new byte[] {'m'}), 7);
+    for (SnapshotId id : List.of(late, cleanedKept)) {
+      store.update("a late progress record", view -> {
+        RangeCleaner.recordProgress(view, id, piece);
+        return null;
+      });
+    }
+    store.update("trim again", view -> view.trimToHorizon(1, Optional.empty(), NewSnapshot::lockName));
+    assertEquals(0, store.liveRows((byte) 'q'), "no progress row of a snapshot cleaned or past the horizon");
+
+    // an orphan an earlier version wrote (its progress record did not look at the record) goes at the next trim
+    store.update("an orphan of an earlier version", view -> {
+      view.putCleanupProgress(late, piece);
+      return null;
+    });
+    assertEquals(1, store.liveRows((byte) 'q'));
+    store.update("trim", view -> view.trimToHorizon(1, Optional.empty(), NewSnapshot::lockName));
+    assertEquals(0, store.liveRows((byte) 'q'), "the orphan went at the next trim");
+  }
 }

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -23,12 +24,12 @@ import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.Filter;
 import org.apache.hadoop.hbase.filter.FilterList;
-import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.yetus.audience.InterfaceAudience;
@@ -42,7 +43,9 @@ import org.slf4j.LoggerFactory;
  *   L + lockName                     owner, token, acquired, expires    one row per lock
  *   W + lockName + 0x00 + waiterId   expires                            one row per waiting caller
  *   P + snapshotId(8) + pinId        owner, expires (family p)          one row per reader pin
- *   C + snapshotId(8)                at                                 cleanup began deleting it
+ *   C                                snapshotId(8) = at, ..., below      cleanup began deleting these; the
+ *                                    watermark: marks at or below it were dropped
+ *   C + snapshotId(8)                at                                 the same mark, for earlier versions
  * </pre>
  * Reader pins are in a family of their own ({@link #PIN_FAMILY}) so that the reader role may
  * write them while the leases stay writable by writers only.
@@ -61,6 +64,9 @@ public final class LockTable {
   private static final byte[] ACQUIRED = Bytes.toBytes("acquired");
   private static final byte[] EXPIRES = Bytes.toBytes("expires");
   private static final byte[] AT = Bytes.toBytes("at");
+  /** The one cleaning row: a column per marked snapshot (its id) and the watermark {@link #BELOW}. */
+  private static final byte[] CLEANING_ROW = {'C'};
+  private static final byte[] BELOW = Bytes.toBytes("below");
 
   private final Connection connection;
   private final TableName name;
@@ -291,41 +297,127 @@ public final class LockTable {
 
   /**
    * Records that cleanup is about to delete {@code snapshot}'s rows. Written before the first
-   * delete, so a reader that checks it after reading ({@link #isCleaning}) learns whether any
-   * row it missed may have been deleted under it. Removed ({@link #unmarkCleaning}) only once the
-   * snapshot's record has passed the history horizon.
+   * delete, so a reader that checks it after reading ({@link #cleaningState}) learns whether any
+   * row it missed may have been deleted under it. The mark is a column of the one cleaning row
+   * {@code C} (read atomically with the row's watermark), and also, for readers of earlier
+   * versions, the row {@code C} + id; both go ({@link #forgetCleaning}) once the snapshot's record
+   * has passed the history horizon, the watermark then covering it.
    */
   public void markCleaning(SnapshotId snapshot) {
-    put(new Put(cleaningRow(snapshot)).addColumn(FAMILY, AT, Bytes.toBytes(clock.millis())));
+    byte[] at = Bytes.toBytes(clock.millis());
+    try (Table table = connection.getTable(name)) {
+      table.put(List.of(new Put(CLEANING_ROW).addColumn(FAMILY, snapshot.toBytes(), at),
+          new Put(cleaningRow(snapshot)).addColumn(FAMILY, AT, at)));
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "write " + name, e);
+    }
   }
 
-  /** Whether cleanup has begun (or finished) deleting {@code snapshot}'s rows: one row read. */
+  /** Whether cleanup has begun (or finished) deleting {@code snapshot}'s rows and still marks it. */
   public boolean isCleaning(SnapshotId snapshot) {
+    return cleaningState(snapshot).marked();
+  }
+
+  /**
+   * What the lock table says of {@code snapshot}: marked (cleanup began deleting it), and the
+   * watermark. One round trip (two gets in one batch, on the one region of this small table): the
+   * mark column and the watermark come from one row, read atomically; the legacy row {@code C} + id
+   * is what a cleanup of an earlier version writes.
+   */
+  public CleaningState cleaningState(SnapshotId snapshot) {
     try (Table table = connection.getTable(name)) {
-      return table.exists(new Get(cleaningRow(snapshot)).addColumn(FAMILY, AT));
+      Result[] r = table.get(List.of(
+          new Get(CLEANING_ROW).addColumn(FAMILY, snapshot.toBytes()).addColumn(FAMILY, BELOW),
+          new Get(cleaningRow(snapshot)).addColumn(FAMILY, AT)));
+      byte[] below = r[0].getValue(FAMILY, BELOW);
+      boolean marked = r[0].containsColumn(FAMILY, snapshot.toBytes()) || !r[1].isEmpty();
+      return new CleaningState(marked, below == null ? 0 : Bytes.toLong(below));
     } catch (IOException | UncheckedIOException e) {
       throw StorageErrors.translate(name, "read " + name, e);
     }
   }
 
-  /** The snapshots that carry a cleaning mark, oldest first: as many as cleaned records within the horizon. */
-  public List<SnapshotId> cleaningMarks() {
-    List<SnapshotId> marks = new ArrayList<>();
+  /**
+   * What a reader learns after its rows. {@code below}: the watermark, 0 if none. Every snapshot
+   * whose rows cleanup began deleting is {@code marked}, or has an id at or below {@code below}
+   * (its mark was dropped when its record passed the history horizon): a snapshot that is neither
+   * still has all its rows; one at or below the watermark and unmarked must be asked of its record.
+   */
+  public record CleaningState(boolean marked, long below) {
+    /** Whether the marks alone cannot tell: the snapshot is at or below the watermark. */
+    public boolean coveredByWatermark(SnapshotId snapshot) {
+      return !marked && snapshot.value() <= below;
+    }
+  }
+
+  /** The cleaning marks and the watermark, as one cleanup reads them to decide what to forget. */
+  public record CleaningMarks(List<SnapshotId> marks, Optional<Long> below) {}
+
+  /** The snapshots that carry a cleaning mark (of either form), oldest first, and the watermark. */
+  public CleaningMarks cleaningMarks() {
+    java.util.TreeSet<SnapshotId> marks = new java.util.TreeSet<>();
+    Optional<Long> below = Optional.empty();
     try (Table table = connection.getTable(name);
-        ResultScanner rs = table.getScanner(new Scan().setRowPrefixFilter(new byte[] {'C'})
-            .addColumn(FAMILY, AT).setFilter(new KeyOnlyFilter()))) {
+        ResultScanner rs = table.getScanner(new Scan().setRowPrefixFilter(CLEANING_ROW).addFamily(FAMILY))) {
       for (Result r : rs) {
-        marks.add(SnapshotId.fromBytes(Arrays.copyOfRange(r.getRow(), 1, 1 + SnapshotId.BYTES)));
+        if (r.getRow().length == CLEANING_ROW.length) {
+          for (byte[] q : r.getFamilyMap(FAMILY).keySet()) {
+            if (Bytes.equals(q, BELOW)) {
+              below = Optional.of(Bytes.toLong(r.getValue(FAMILY, BELOW)));
+            } else if (q.length == SnapshotId.BYTES) {
+              marks.add(SnapshotId.fromBytes(q));
+            }
+          }
+        } else if (r.getRow().length == CLEANING_ROW.length + SnapshotId.BYTES) {
+          marks.add(SnapshotId.fromBytes(Arrays.copyOfRange(r.getRow(), 1, 1 + SnapshotId.BYTES)));
+        }
       }
     } catch (IOException | UncheckedIOException e) {
       throw StorageErrors.translate(name, "read " + name, e);
     }
-    return marks;
+    return new CleaningMarks(List.copyOf(marks), below);
   }
 
-  /** Drops the cleaning mark of a snapshot whose record the history horizon has deleted. */
-  public void unmarkCleaning(SnapshotId snapshot) {
-    delete(new Delete(cleaningRow(snapshot)));
+  /**
+   * Raises the watermark to {@code below} and drops the marks of {@code forget} (snapshots whose
+   * records the history horizon deleted, all at or below {@code below}), in one atomic mutation of
+   * the cleaning row, conditioned on the watermark still being {@code expected} (empty: none), so
+   * that two cleanups never lower it; then the legacy rows of {@code forget}.
+   *
+   * @return false if another cleanup moved the watermark meanwhile (nothing changed; the next run
+   *     forgets them)
+   */
+  public boolean forgetCleaning(long below, Collection<SnapshotId> forget, Optional<Long> expected) {
+    for (SnapshotId id : forget) {
+      if (id.value() > below) {
+        throw new IllegalArgumentException("cleaning mark of " + id + " is above the watermark " + below);
+      }
+    }
+    try (Table table = connection.getTable(name)) {
+      RowMutations m = new RowMutations(CLEANING_ROW);
+      m.add(new Put(CLEANING_ROW).addColumn(FAMILY, BELOW, Bytes.toBytes(below)));
+      if (!forget.isEmpty()) {
+        Delete d = new Delete(CLEANING_ROW);
+        forget.forEach(id -> d.addColumns(FAMILY, id.toBytes()));
+        m.add(d);
+      }
+      CheckAndMutate.Builder b = CheckAndMutate.newBuilder(CLEANING_ROW);
+      CheckAndMutate cam = expected.isPresent()
+          ? b.ifEquals(FAMILY, BELOW, Bytes.toBytes(expected.get())).build(m)
+          : b.ifNotExists(FAMILY, BELOW).build(m);
+      if (!table.checkAndMutate(cam).isSuccess()) {
+        return false;
+      }
+      // the watermark covers them now: the legacy rows (read by readers of earlier versions) go too
+      List<Delete> legacy = new ArrayList<>();
+      forget.forEach(id -> legacy.add(new Delete(cleaningRow(id))));
+      if (!legacy.isEmpty()) {
+        table.delete(legacy);
+      }
+      return true;
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "write " + name, e);
+    }
   }
 
   /** How many unexpired reader pins {@code snapshot} has. */

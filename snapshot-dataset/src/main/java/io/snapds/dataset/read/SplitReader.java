@@ -9,6 +9,7 @@ import io.snapds.dataset.SnapshotKeys;
 import io.snapds.dataset.SnapshotRow;
 import io.snapds.dataset.lock.LockTable;
 import io.snapds.dataset.store.DataTable;
+import io.snapds.dataset.store.RecordProbe;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Clock;
@@ -80,8 +81,7 @@ public final class SplitReader implements Closeable {
   public boolean next() throws IOException {
     Result r = done ? null : scanner.next();
     if (r == null) {
-      if (!done && new LockTable(connection, split.dataset().lockTable(), Clock.systemUTC())
-          .isCleaning(split.snapshotId())) {
+      if (!done && cleaned()) {
         done = true;
         throw SnapshotCleanedException.whileReading(split.dataset(), split.snapshotId(), whenPinLapsed);
       }
@@ -91,6 +91,18 @@ public final class SplitReader implements Closeable {
     row = DataTable.toRow(keys, r);
     key = row.key();
     return true;
+  }
+
+  /**
+   * Whether cleanup began deleting the snapshot: its mark, or, for a snapshot at or below the
+   * lock table's watermark (whose mark may have gone with its record at the history horizon), its
+   * record read raw. One round trip; two below the watermark.
+   */
+  private boolean cleaned() {
+    LockTable.CleaningState state = new LockTable(connection, split.dataset().lockTable(), Clock.systemUTC())
+        .cleaningState(split.snapshotId());
+    return state.marked() || (state.coveredByWatermark(split.snapshotId())
+        && RecordProbe.goneOrCleaned(connection, split.dataset(), split.snapshotId()));
   }
 
   /** The current row's user key (without the snapshot prefix). */

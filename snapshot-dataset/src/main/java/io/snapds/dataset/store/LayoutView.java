@@ -500,6 +500,17 @@ final class LayoutView implements MetadataView {
   }
 
   @Override
+  public long horizonId() {
+    return pointer().horizonId;
+  }
+
+  @Override
+  public Optional<SnapshotId> newestCleaned() {
+    TreeSet<SnapshotId> ids = cleaned.ids();
+    return ids.isEmpty() ? Optional.empty() : Optional.of(ids.last());
+  }
+
+  @Override
   public List<SnapshotInfo> snapshots(Collection<SnapshotId> ids) {
     return records(ids);
   }
@@ -844,6 +855,14 @@ final class LayoutView implements MetadataView {
         dropRecord(s, lockOfSource);
         p.horizonId = Math.max(p.horizonId, s.id().value());
         records++;
+      }
+    }
+    // progress rows whose record an earlier trim deleted: a progress record of an earlier version
+    // could land after the trim, and nothing else would ever remove it (at most G + such rows)
+    for (MetaRows.Row r : rows.scan(kindStart(CLEANUP_PROGRESS), kindStop(CLEANUP_PROGRESS), false, 1_000)) {
+      SnapshotId id = SnapshotId.of(Bytes.toLong(r.key(), 1));
+      if (pastHorizon(id) && snapshot(id).isEmpty()) {
+        putCleanupProgress(id, CleanupProgress.NONE);
       }
     }
     return new HorizonTrim(history, records, purgeDeleted(), locksFreed);

@@ -37,6 +37,12 @@ public interface MetadataView {
   /** True when {@code id} is at or below the newest snapshot whose record the horizon deleted. */
   boolean pastHorizon(SnapshotId id);
 
+  /** The newest snapshot id whose record the horizon deleted (pointer row {@code horizon.id}), 0 if none. */
+  long horizonId();
+
+  /** The newest cleaned snapshot whose record the horizon keeps (the {@code d} index's last row), if any. */
+  Optional<SnapshotId> newestCleaned();
+
   /**
    * The records of those of {@code ids} that have one, in their order, read in one call however
    * many there are (a commit racing others must not read them one by one: its window would grow

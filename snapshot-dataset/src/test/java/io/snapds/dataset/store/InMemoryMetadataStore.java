@@ -94,6 +94,18 @@ public final class InMemoryMetadataStore implements MetadataStore {
     return lastId;
   }
 
+  /** Rows of one kind (first byte) that hold a value that is not a delete, as a raw scan finds them. */
+  public synchronized int liveRows(byte kind) {
+    int n = 0;
+    for (Map.Entry<byte[], TreeMap<byte[], byte[]>> r : rows.entrySet()) {
+      if (r.getKey().length > 0 && r.getKey()[0] == kind
+          && r.getValue().values().stream().anyMatch(v -> v != TOMBSTONE && v.length > 0)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   /** Rows held (all kinds, including the pointer row). */
   public synchronized int rowCount() {
     return rows.size();
