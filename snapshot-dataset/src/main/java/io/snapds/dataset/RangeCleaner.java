@@ -74,7 +74,7 @@ final class RangeCleaner {
     try {
       CompletionService<Piece> done = new ExecutorCompletionService<>(pool);
       for (KeyRange piece : pieces) {
-        done.submit(() -> new Piece(piece, data.deleteRange(keys, piece, batch)));
+        done.submit(() -> new Piece(piece, owned(keys) ? data.deleteRange(keys, piece, batch) : 0));
       }
       CleanupProgress progress = before;
       long rows = 0;
@@ -97,6 +97,23 @@ final class RangeCleaner {
         LOG.warn("dataset {}: cleanup threads of snapshot {} still running after {}", dataset, snapshot, STOP_WAIT);
       }
     }
+  }
+
+  /**
+   * Whether the metadata still has the snapshot's record with the same key number, read right
+   * before a piece is deleted (one short read transaction per piece). A cleanup that planned its
+   * pieces before a truncate, or before a drop and a create, deletes nothing after it: not even
+   * where a re-created dataset, whose counter started again, numbered a new snapshot alike.
+   */
+  private boolean owned(SnapshotKeys keys) {
+    boolean owned = store.read(view -> view.snapshots(List.of(keys.id())).stream()
+        .anyMatch(s -> s.keyNumber() == keys.number()));
+    if (!owned) {
+      LOG.warn("dataset {}: snapshot {} has no record with key number {} any more (the dataset was truncated, or "
+          + "dropped and created again, since this cleanup planned it); its piece is left alone", dataset, keys.id(),
+          keys.number());
+    }
+    return owned;
   }
 
   private static Piece next(CompletionService<Piece> done, SnapshotId snapshot) {
@@ -123,6 +140,9 @@ final class RangeCleaner {
       // deferrable: losing costs at most a piece deleted again, waiting out commit.retries would
       // hold up every further piece
       store.updateDeferrable("record cleanup progress of " + snapshot, view -> {
+        if (view.snapshots(List.of(snapshot)).isEmpty()) {
+          return null; // no record (a truncate, or a drop and create, since this run read it): no orphan row
+        }
         view.putCleanupProgress(snapshot, progress);
         return null;
       });
