@@ -6,6 +6,7 @@ import io.snapds.dataset.store.CleanupProgress;
 import io.snapds.dataset.store.CleanupProgress.KeyRange;
 import io.snapds.dataset.store.DataTable;
 import io.snapds.dataset.store.MetadataStore;
+import io.snapds.dataset.store.RawMetadata;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionService;
@@ -101,13 +102,16 @@ final class RangeCleaner {
 
   /**
    * Whether the metadata still has the snapshot's record with the same key number, read right
-   * before a piece is deleted (one short read transaction per piece). A cleanup that planned its
-   * pieces before a truncate, or before a drop and a create, deletes nothing after it: not even
-   * where a re-created dataset, whose counter started again, numbered a new snapshot alike.
+   * before a piece is deleted: one raw {@code Get} of the record per piece, no transaction (the
+   * record of an id is written only by its own begin, so any version of it will do), and none of
+   * the store's reads, whose number per cleanup does not grow with the snapshots it cleans. A
+   * cleanup that planned its pieces before a truncate, or before a drop and a create, deletes
+   * nothing after it: not even where a re-created dataset, whose counter started again, numbered
+   * a new snapshot alike.
    */
   private boolean owned(SnapshotKeys keys) {
-    boolean owned = store.read(view -> view.snapshots(List.of(keys.id())).stream()
-        .anyMatch(s -> s.keyNumber() == keys.number()));
+    boolean owned = RawMetadata.recordedKeyNumber(data.connection(), dataset, keys.id())
+        .map(n -> n == keys.number()).orElse(false);
     if (!owned) {
       LOG.warn("dataset {}: snapshot {} has no record with key number {} any more (the dataset was truncated, or "
           + "dropped and created again, since this cleanup planned it); its piece is left alone", dataset, keys.id(),

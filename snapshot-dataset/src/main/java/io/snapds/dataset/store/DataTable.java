@@ -39,6 +39,11 @@ public final class DataTable {
   private final TableName name;
   private volatile Table table;
 
+  /** The connection this table's reads and writes go through (not owned: never closed here). */
+  public Connection connection() {
+    return connection;
+  }
+
   public DataTable(Connection connection, TableName name) {
     this.connection = connection;
     this.name = name;

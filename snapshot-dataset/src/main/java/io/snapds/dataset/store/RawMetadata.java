@@ -15,8 +15,9 @@ import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * The two reads of the metadata table that need no transaction, for processes that have only
- * HBase (a split reader) or run while the dataset changes incarnation (a truncate): each is one
- * {@code Get}, and each answers conservatively from the raw cells.
+ * HBase (a split reader), check a record once per region (a cleanup, before each piece) or run
+ * while the dataset changes incarnation (a truncate): each is one {@code Get}, and each answers
+ * conservatively from the raw cells.
  */
 public final class RawMetadata {
   private static final byte[] KEY_NUMBER = Bytes.toBytes("keyno");
