@@ -152,11 +152,47 @@ final class Cleanup {
         return null;
       }));
     }
+    rows += sweep(cleanedKeys);
     merger.run(cleanedKeys); // best effort: the regions no live snapshot holds any more become one
     List<Long> truncated = truncateInvalid(probe, cleaned);
     untilNextRun("trim the metadata", () -> pruner.run(probe.invalids()));
     forgetCleaningMarks();
     return new CleanupResult(cleaned, rows, deferred, dead, truncated);
+  }
+
+  /**
+   * Deletes the rows no snapshot owns: those in the numbered key zone between the live snapshots
+   * (retained, BUILDING, awaiting cleanup), below the next key number. A fenced or aborted writer
+   * that kept writing after its range was cleaned leaves its rows there, and so does a writer or
+   * cleaner of an earlier incarnation of the dataset (a truncate carries the counter over, so
+   * their numbers lie below the new ones). Never a BUILDING range, and never at or above the
+   * counter read here, where every build begun after this read writes. The ranges this run just
+   * cleaned are left to the next run (they were just deleted; scanning their delete markers again
+   * would find nothing). Returns the rows deleted.
+   */
+  private long sweep(List<SnapshotKeys> cleanedNow) {
+    EmptyRegionMerger.Live live = store.read(EmptyRegionMerger::live);
+    // a dataset dropped and created again while this run swept numbers from 1 again: before each
+    // gap, the live snapshot numbered highest must still be there, with the counter not below
+    Optional<SnapshotKeys> anchor = live.keys().stream().filter(k -> k.number() > 0)
+        .max(java.util.Comparator.comparingLong(SnapshotKeys::number));
+    long rows = 0;
+    for (EmptyRegionMerger.Gap gap : EmptyRegionMerger.numberedGaps(live.keys(), cleanedNow, live.lastKeyNumber())) {
+      boolean same = store.read(view -> view.lastKeyNumber() >= live.lastKeyNumber() && anchor.map(k ->
+          view.snapshots(List.of(k.id())).stream().anyMatch(s -> s.keyNumber() == k.number())).orElse(true));
+      if (!same) {
+        LOG.warn("dataset {}: the dataset changed under this cleanup (dropped and created again?); its sweep stops",
+            dataset);
+        return rows;
+      }
+      long found = data.deleteRows(gap.start(), gap.stop(), DELETE_BATCH);
+      if (found > 0) {
+        LOG.warn("dataset {}: deleted {} rows in {} that no snapshot owns (a fenced or aborted writer, or one of an "
+            + "earlier incarnation, wrote them after their range was cleaned)", dataset, found, gap);
+      }
+      rows += found;
+    }
+    return rows;
   }
 
   private List<Long> truncateInvalid(Probe probe, List<SnapshotId> cleaned) {

@@ -110,6 +110,37 @@ final class EmptyRegionMerger {
     return without(gaps, SnapshotKeys.numberedStart(lastKeyNumber), SnapshotKeys.numberedEnd());
   }
 
+  /**
+   * The key ranges of the numbered zone that no {@code live} snapshot owns, below
+   * {@code numberedStart(lastKeyNumber)} (where the builds numbered after this read begin), less
+   * the ranges in {@code skip}: what cleanup sweeps. Rows there belong to no snapshot that exists:
+   * a fenced or aborted writer's, written after its range was cleaned, or an earlier incarnation's.
+   */
+  static List<Gap> numberedGaps(Collection<SnapshotKeys> live, Collection<SnapshotKeys> skip, long lastKeyNumber) {
+    byte[] end = SnapshotKeys.numberedStart(lastKeyNumber);
+    List<SnapshotKeys> taken = new ArrayList<>(live);
+    taken.addAll(skip);
+    taken.sort((a, b) -> Bytes.compareTo(a.start(), b.start()));
+    List<Gap> gaps = new ArrayList<>();
+    byte[] from = SnapshotKeys.numberedStart(0);
+    for (SnapshotKeys k : taken) {
+      if (Bytes.compareTo(from, end) >= 0) {
+        break;
+      }
+      byte[] start = Bytes.compareTo(k.start(), end) < 0 ? k.start() : end;
+      if (Bytes.compareTo(from, start) < 0) {
+        gaps.add(new Gap(from, start));
+      }
+      if (Bytes.compareTo(from, k.stop()) < 0) {
+        from = k.stop();
+      }
+    }
+    if (Bytes.compareTo(from, end) < 0) {
+      gaps.add(new Gap(from, end));
+    }
+    return gaps;
+  }
+
   /** {@code gaps} less the range {@code [start, stop)}. */
   private static List<Gap> without(List<Gap> gaps, byte[] start, byte[] stop) {
     List<Gap> out = new ArrayList<>();
@@ -198,9 +229,9 @@ final class EmptyRegionMerger {
   }
 
   /** The keys of every snapshot whose rows may still be in the table, and the last key number given. */
-  private record Live(List<SnapshotKeys> keys, long lastKeyNumber) {}
+  record Live(List<SnapshotKeys> keys, long lastKeyNumber) {}
 
-  private static Live live(MetadataView view) {
+  static Live live(MetadataView view) {
     List<SnapshotKeys> live = new ArrayList<>();
     view.retained().forEach(s -> live.add(s.keys()));
     view.building().forEach(s -> live.add(s.keys()));

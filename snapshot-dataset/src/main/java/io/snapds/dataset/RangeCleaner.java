@@ -7,6 +7,7 @@ import io.snapds.dataset.store.CleanupProgress.KeyRange;
 import io.snapds.dataset.store.DataTable;
 import io.snapds.dataset.store.MetadataStore;
 import io.snapds.dataset.store.MetadataView;
+import io.snapds.dataset.store.RawMetadata;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionService;
@@ -75,7 +76,7 @@ final class RangeCleaner {
     try {
       CompletionService<Piece> done = new ExecutorCompletionService<>(pool);
       for (KeyRange piece : pieces) {
-        done.submit(() -> new Piece(piece, data.deleteRange(keys, piece, batch)));
+        done.submit(() -> new Piece(piece, owned(keys) ? data.deleteRange(keys, piece, batch) : 0));
       }
       CleanupProgress progress = before;
       long rows = 0;
@@ -98,6 +99,26 @@ final class RangeCleaner {
         LOG.warn("dataset {}: cleanup threads of snapshot {} still running after {}", dataset, snapshot, STOP_WAIT);
       }
     }
+  }
+
+  /**
+   * Whether the metadata still has the snapshot's record with the same key number, read right
+   * before a piece is deleted: one raw {@code Get} of the record per piece, no transaction (the
+   * record of an id is written only by its own begin, so any version of it will do), and none of
+   * the store's reads, whose number per cleanup does not grow with the snapshots it cleans. A
+   * cleanup that planned its pieces before a truncate, or before a drop and a create, deletes
+   * nothing after it: not even where a re-created dataset, whose counter started again, numbered
+   * a new snapshot alike.
+   */
+  private boolean owned(SnapshotKeys keys) {
+    boolean owned = RawMetadata.recordedKeyNumber(data.connection(), dataset, keys.id())
+        .map(n -> n == keys.number()).orElse(false);
+    if (!owned) {
+      LOG.warn("dataset {}: snapshot {} has no record with key number {} any more (the dataset was truncated, or "
+          + "dropped and created again, since this cleanup planned it); its piece is left alone", dataset, keys.id(),
+          keys.number());
+    }
+    return owned;
   }
 
   private static Piece next(CompletionService<Piece> done, SnapshotId snapshot) {

@@ -70,6 +70,30 @@ class EmptyRegionMergerTest {
         strings(EmptyRegionMerger.gaps(List.of(newer), List.of(oldLive), 0)));
   }
 
+  @Test
+  void theSweepCoversTheNumberedZoneBelowTheCounterLessTheLiveAndTheJustCleanedRanges() {
+    SnapshotKeys n2 = numbered(50, 2);
+    SnapshotKeys n3 = numbered(70, 3);
+    SnapshotKeys n5 = numbered(60, 5);
+    SnapshotKeys n300 = numbered(80, 300); // a longer prefix sorts after every shorter one
+    SnapshotKeys oldLive = legacy(1_796_000_001_000_000_000L);
+    // live 3 and 300, 5 just cleaned, 300 the last number given: 1-2, 4 and 6-299 are swept, 301 and up not
+    assertEquals(List.of("[" + key(SnapshotKeys.numberedStart(0)) + ", " + key(n3) + ")",
+        "[" + key(n3.stop()) + ", " + key(n5) + ")", "[" + key(n5.stop()) + ", " + key(n300) + ")"),
+        strings(EmptyRegionMerger.numberedGaps(List.of(n300, n3, oldLive), List.of(n5), 300)));
+    // a BUILDING 300 above the counter read (another begin raced this read) is not touched either
+    assertEquals(List.of("[" + key(SnapshotKeys.numberedStart(0)) + ", " + key(n3) + ")",
+        "[" + key(n3.stop()) + ", " + key(SnapshotKeys.numberedStart(4)) + ")"),
+        strings(EmptyRegionMerger.numberedGaps(List.of(n3, n300), List.of(), 4)));
+    // after a truncate the counter is carried over: the old incarnation's numbers are all one gap
+    assertEquals(List.of("[" + key(SnapshotKeys.numberedStart(0)) + ", " + key(n3) + ")"),
+        strings(EmptyRegionMerger.numberedGaps(List.of(n3), List.of(), 3)));
+    assertEquals(List.of("[" + key(SnapshotKeys.numberedStart(0)) + ", " + key(n2.stop()) + ")"),
+        strings(EmptyRegionMerger.numberedGaps(List.of(), List.of(), 2)));
+    // nothing numbered yet (format 2): nothing to sweep
+    assertEquals(List.of(), EmptyRegionMerger.numberedGaps(List.of(oldLive), List.of(), 0));
+  }
+
   private static SnapshotKeys legacy(long id) {
     return SnapshotKeys.legacy(SnapshotId.of(id));
   }

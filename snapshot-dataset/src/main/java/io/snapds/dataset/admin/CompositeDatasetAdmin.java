@@ -148,11 +148,27 @@ public final class CompositeDatasetAdmin {
     }
   }
 
-  /** Removes every snapshot and all metadata, keeping the tables and properties. */
+  /**
+   * Removes every snapshot and all metadata, keeping the tables and properties. The key number
+   * counter is carried over: the new incarnation numbers its snapshots above every number the old
+   * one gave, so a process of the old incarnation that still writes, cleans or reads (a stalled
+   * writer, a cleanup planned before the truncate, an engine's split) touches only key ranges that
+   * no snapshot of the new incarnation owns (and that the next cleanup sweeps).
+   *
+   * @throws IllegalStateException if the dataset has given key numbers and this admin was made
+   *     without a transaction client (carrying the counter over is a metadata commit); nothing is
+   *     changed
+   */
   public void truncate() {
     DatasetProperties properties = properties();
     // a format-2 dataset stays at 2 (libraries of format 2 still open it); format 1 has no rows left to upgrade
     int format = Math.max(formatVersion(), PropertiesCodec.MIN_FORMAT_VERSION);
+    // every version counts, so a number a failed begin handed out is not given again either
+    long keyNumbers = io.snapds.dataset.store.RawMetadata.highestKeyNumber(connection, dataset);
+    if (keyNumbers > 0 && txClient == null) {
+      throw new IllegalStateException("truncating dataset " + dataset + " carries its key number counter ("
+          + keyNumbers + ") over, which needs a transaction client: use SnapshotDatasets.admin(id)");
+    }
     run("truncate", admin -> {
       for (TableAdmin part : parts(admin, properties)) {
         part.truncate();
@@ -160,6 +176,12 @@ public final class CompositeDatasetAdmin {
       writeProperties(properties, format);
       return null;
     });
+    if (keyNumbers > 0) {
+      metadataStore(properties).update("truncate", view -> {
+        view.raiseKeyNumbers(keyNumbers);
+        return null;
+      });
+    }
   }
 
   /**

@@ -6,10 +6,12 @@ import static com.google.common.base.Preconditions.checkState;
 import io.snapds.dataset.RowScan;
 import io.snapds.dataset.SnapshotCleanedException;
 import io.snapds.dataset.SnapshotKeys;
+import io.snapds.dataset.SnapshotNotAvailableException;
 import io.snapds.dataset.SnapshotRow;
 import io.snapds.dataset.lock.LockTable;
 import io.snapds.dataset.store.DataTable;
 import io.snapds.dataset.store.RecordProbe;
+import io.snapds.dataset.store.RawMetadata;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Clock;
@@ -27,7 +29,9 @@ import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
  * wrap it. Uses the caller's connection and does not close it.
  *
  * <p>At the end of the split it checks that cleanup has not begun deleting the snapshot (which
- * happens only if the reader pin lapsed): a task never ends with a split cut short.
+ * happens only if the reader pin lapsed), and that the metadata still has the snapshot with the
+ * split's key number (one {@code Get}): a task never ends with a split cut short, nor with rows of
+ * another incarnation of the dataset.
  */
 public final class SplitReader implements Closeable {
   private final Connection connection;
@@ -77,6 +81,8 @@ public final class SplitReader implements Closeable {
    * Moves to the next row; false at the end of the split.
    *
    * @throws SnapshotCleanedException at the end of the split if cleanup began deleting the snapshot
+   * @throws SnapshotNotAvailableException at the end of the split if the metadata no longer has the
+   *     snapshot with the split's key number (the dataset was truncated, or dropped and created again)
    */
   public boolean next() throws IOException {
     Result r = done ? null : scanner.next();
@@ -84,6 +90,18 @@ public final class SplitReader implements Closeable {
       if (!done && cleaned()) {
         done = true;
         throw SnapshotCleanedException.whileReading(split.dataset(), split.snapshotId(), whenPinLapsed);
+      }
+      // a split of an earlier incarnation (the dataset was truncated, or dropped and created again
+      // since it was planned) names a snapshot the metadata no longer has: its range holds none of
+      // its rows, or another incarnation's, and the marks went with the lock table
+      java.util.Optional<Long> recorded = RawMetadata.recordedKeyNumber(connection, split.dataset(), split.snapshotId());
+      if (recorded.isEmpty() || recorded.get() != keys.number()) {
+        done = true;
+        throw new SnapshotNotAvailableException(split.dataset(), "snapshot " + split.snapshotId() + " (key prefix "
+            + org.apache.hadoop.hbase.util.Bytes.toStringBinary(keys.prefix()) + ") of dataset " + split.dataset()
+            + (recorded.isEmpty() ? " no longer exists" : " now has key number " + recorded.get())
+            + ": the dataset was truncated, or dropped and created again, after this split was planned; the rows "
+            + "read must not be used: plan the splits again");
       }
       done = true;
       return false;

@@ -39,6 +39,11 @@ public final class DataTable {
   private final TableName name;
   private volatile Table table;
 
+  /** The connection this table's reads and writes go through (not owned: never closed here). */
+  public Connection connection() {
+    return connection;
+  }
+
   public DataTable(Connection connection, TableName name) {
     this.connection = connection;
     this.name = name;
@@ -211,6 +216,19 @@ public final class DataTable {
   public long deleteRange(SnapshotKeys snapshot, CleanupProgress.KeyRange range, int batchSize) {
     byte[] start = range.start().length == 0 ? snapshot.start() : snapshot.bound(range.start());
     byte[] stop = range.stop().length == 0 ? snapshot.stop() : snapshot.bound(range.stop());
+    return deleteRows(start, stop, batchSize, "delete the rows of snapshot " + snapshot + " in " + range);
+  }
+
+  /**
+   * Deletes every row in {@code [start, stop)} of the data table, as {@link #deleteRange} does, and
+   * returns how many there were: cleanup's sweep of the key ranges no live snapshot owns.
+   */
+  public long deleteRows(byte[] start, byte[] stop, int batchSize) {
+    return deleteRows(start, stop, batchSize, "delete the rows in [" + Bytes.toStringBinary(start) + ", "
+        + Bytes.toStringBinary(stop) + ")");
+  }
+
+  private long deleteRows(byte[] start, byte[] stop, int batchSize, String what) {
     Scan s = new Scan().withStartRow(start).withStopRow(stop)
         .setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
         .setCaching(batchSize).setCacheBlocks(false);
@@ -224,7 +242,7 @@ public final class DataTable {
       deletes.flush();
       return deleted;
     } catch (IOException | UncheckedIOException e) {
-      throw StorageErrors.translate(name, "delete the rows of snapshot " + snapshot + " in " + range, e);
+      throw StorageErrors.translate(name, what, e);
     }
   }
 

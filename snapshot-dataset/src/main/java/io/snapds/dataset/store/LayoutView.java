@@ -266,6 +266,19 @@ final class LayoutView implements MetadataView {
   }
 
   @Override
+  public void raiseKeyNumbers(long floor) {
+    Pointer p = pointer();
+    if (floor < 0 || floor > io.snapds.dataset.SnapshotKeys.MAX_NUMBER) {
+      throw new IllegalArgumentException("key number floor must be between 0 and "
+          + io.snapds.dataset.SnapshotKeys.MAX_NUMBER + ", got " + floor);
+    }
+    if (floor > p.keyNumbers) {
+      p.keyNumbers = floor;
+      dirty = true;
+    }
+  }
+
+  @Override
   public long lastEventSequence() {
     return pointer().eventSeq;
   }

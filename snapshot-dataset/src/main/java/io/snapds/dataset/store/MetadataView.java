@@ -63,6 +63,13 @@ public interface MetadataView {
    */
   long nextKeyNumber();
 
+  /**
+   * Makes the next key number given higher than {@code floor} (no change when it is already): a
+   * truncate carries the counter of the dataset's previous incarnation over, so that no number,
+   * and no key range, is given twice.
+   */
+  void raiseKeyNumbers(long floor);
+
   /** Committed snapshots, newest first. */
   List<SnapshotInfo> retained();
 
