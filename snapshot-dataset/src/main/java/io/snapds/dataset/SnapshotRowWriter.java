@@ -170,7 +170,7 @@ public final class SnapshotRowWriter implements AutoCloseable {
     try {
       mutator.flush();
     } catch (IOException e) {
-      throw StorageErrors.translate(dataset, "write snapshot " + keys.id(), e);
+      throw StorageErrors.translate(dataset.dataTable(), "write snapshot " + keys.id(), e);
     }
   }
 
@@ -188,7 +188,7 @@ public final class SnapshotRowWriter implements AutoCloseable {
     try {
       mutator.close();
     } catch (IOException e) {
-      throw StorageErrors.translate(dataset, "write snapshot " + keys.id(), e);
+      throw StorageErrors.translate(dataset.dataTable(), "write snapshot " + keys.id(), e);
     }
   }
 
@@ -196,7 +196,7 @@ public final class SnapshotRowWriter implements AutoCloseable {
     try {
       mutator.mutate(m);
     } catch (IOException e) {
-      throw StorageErrors.translate(dataset, "write snapshot " + keys.id(), e);
+      throw StorageErrors.translate(dataset.dataTable(), "write snapshot " + keys.id(), e);
     }
   }
 
