@@ -94,7 +94,7 @@ final class MapReduceCommitBenchmark implements Benchmark {
           .text("One output of " + Format.rows(rows) + " rows (10 cells of 20 bytes each) written by " + TASKS
               + " tasks through `SnapshotOutputFormat`'s record writer, flushed and major-compacted; then on that "
               + "output the counting scan the commit runs (`SnapshotRowCounter.count`, keys and value lengths "
-              + "only, one region at a time), checked against the rows written each time. Then the real "
+              + "only, one scan per region, up to 8 at once), checked against the rows written each time. Then the real "
               + "`commitJob` once: count, publish: " + Format.number(commitMs) + " ms. No target: the cost is "
               + "proportional to the snapshot just written, never to the history.")
           .table(new MarkdownTable("counting step", "ms")

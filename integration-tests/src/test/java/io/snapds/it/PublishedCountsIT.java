@@ -14,6 +14,10 @@ import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -84,6 +88,38 @@ class PublishedCountsIT {
     assertEquals(3, read.size());
     assertEquals(read.size(), published.rowCount());
     assertEquals(storedBytes(read), published.byteCount());
+  }
+
+  /** The counting scan runs per region, several at once: a snapshot over three regions is counted whole. */
+  @Test
+  void aSnapshotOverSeveralRegionsIsCountedWhole() throws Exception {
+    SnapshotDataset ds = create("regions");
+    SnapshotInfo published;
+    try (SnapshotWriter w = ds.newSnapshot().begin()) {
+      splitAt(ds, w.snapshotKeys().rowKey(Fixtures.key(100)));
+      splitAt(ds, w.snapshotKeys().rowKey(Fixtures.key(200)));
+      for (int pass = 0; pass < 2; pass++) { // every key twice: the writer's counters say 600
+        for (int i = 0; i < 300; i++) {
+          w.put(Fixtures.key(i), "d", "v", b("pass " + pass + " row " + i));
+        }
+      }
+      published = w.commit();
+    }
+    List<SnapshotRow> read = rows(ds);
+    assertEquals(300, read.size());
+    assertEquals(read.size(), published.rowCount());
+    assertEquals(storedBytes(read), published.byteCount());
+  }
+
+  private void splitAt(SnapshotDataset ds, byte[] point) throws Exception {
+    TableName table = ds.id().dataTable();
+    try (Admin admin = cluster.connection().getAdmin();
+        RegionLocator locator = cluster.connection().getRegionLocator(table)) {
+      int before = locator.getAllRegionLocations().size();
+      admin.splitRegionAsync(locator.getRegionLocation(point, true).getRegion().getRegionName(), point)
+          .get(2, TimeUnit.MINUTES);
+      assertEquals(before + 1, locator.getAllRegionLocations().size());
+    }
   }
 
   /** Key once, then qualifier and value of each cell. */
