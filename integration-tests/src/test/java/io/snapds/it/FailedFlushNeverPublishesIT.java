@@ -11,7 +11,7 @@ import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotState;
 import io.snapds.dataset.SnapshotWriter;
-import io.snapds.dataset.StorageException;
+import io.snapds.dataset.DatasetUnavailableException;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
 import java.time.Instant;
@@ -40,7 +40,13 @@ class FailedFlushNeverPublishesIT {
     try (Admin admin = cluster.connection().getAdmin()) {
       admin.disableTable(ds.id().dataTable());
       try {
-        assertThrows(StorageException.class, w::commit, "the flush fails while the data table is disabled");
+        // HBase reports NotServingRegionException (or TableNotEnabledException) for each buffered
+        // mutation, inside a RetriesExhaustedWithDetailsException: docs/design.md "Errors" promises
+        // DatasetUnavailableException for a disabled table (issue 36 item 6)
+        DatasetUnavailableException e = assertThrows(DatasetUnavailableException.class, w::commit,
+            "the flush fails while the data table is disabled");
+        assertEquals(ds.id(), e.dataset());
+        assertTrue(e.getMessage().contains(ds.id().dataTable().getNameAsString()), e.getMessage());
       } finally {
         admin.enableTable(ds.id().dataTable());
       }

@@ -332,8 +332,27 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
   }
 
   /**
+   * Fails unless {@code snapshot} is BUILDING, as the metadata says now: the read runs in a short
+   * transaction of its own, never in a reused one. Workers writing into a snapshot whose writer
+   * runs elsewhere call it before each batch they send, so that one that outlived its job (a
+   * killed or speculative task attempt) stops once the snapshot is published or aborted. It
+   * narrows that race, it does not close it: a batch checked just before the publish may still
+   * arrive after it (docs/design.md "Left open"). Costs one metadata read.
+   *
+   * @throws SnapshotNotAvailableException naming the state, when it is not BUILDING
+   */
+  public void requireBuilding(SnapshotId snapshot) {
+    checkNotNull(snapshot, "snapshot id must not be null");
+    SnapshotInfo recorded = ops.store().read(view -> view.snapshot(snapshot)).orElseThrow(() ->
+        new SnapshotNotAvailableException(ops.id(), snapshot, null));
+    SnapshotWriterImpl.requireBuilding(ops.id(), recorded);
+  }
+
+  /**
    * A row writer into a snapshot that is BUILDING, for workers of a writer that runs elsewhere
-   * (MapReduce tasks). Its counts go to the writer through {@link SnapshotWriter#addCounts}.
+   * (MapReduce tasks). The writer's commit counts the rows stored ({@link SnapshotWriter#countStoredRows}).
+   * A worker that may outlive its writer's commit (a task attempt) checks {@link #requireBuilding}
+   * before each batch it sends.
    */
   public SnapshotRowWriter openRowWriter(SnapshotId snapshot, long writeBufferBytes) {
     return ops.rowWriter(ops.remember(SnapshotWriterImpl.requireBuilding(ops.id(), snapshot(snapshot))),

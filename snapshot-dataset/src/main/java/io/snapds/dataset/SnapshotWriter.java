@@ -52,9 +52,22 @@ public interface SnapshotWriter extends AutoCloseable {
   SnapshotWriter summary(String key, String value);
 
   /**
-   * Adds rows and bytes written by others into this snapshot (MapReduce tasks with their own
-   * {@link SnapshotRowWriter}) to the counts the summary publishes.
+   * Says that row writers other than this one ({@link SnapshotDataset#openRowWriter}) wrote into
+   * this snapshot, so that {@link #commit()} publishes the rows and bytes stored under it (one
+   * key-only scan of the snapshot) rather than this writer's own counts. A resumed writer, and
+   * one whose handle was handed out, count so already.
    */
+  SnapshotWriter countStoredRows();
+
+  /**
+   * Formerly added the counts of other writers to this writer's. Counters of several writers
+   * cannot be summed into what a reader gets (two may write the same key, one may delete what
+   * another wrote), so the published counts are now always the stored ones: this only checks
+   * its arguments and calls {@link #countStoredRows()}.
+   *
+   * @deprecated use {@link #countStoredRows()}
+   */
+  @Deprecated
   SnapshotWriter addCounts(long rowCount, long byteCount);
 
   /**
@@ -89,7 +102,9 @@ public interface SnapshotWriter extends AutoCloseable {
   /**
    * Publishes the snapshot: one short transaction marks it committed, makes it current (unless a
    * newer one is current and it was built for a source key), records it in the history and the
-   * indexes, and applies retention. Releases the writer lock.
+   * indexes, and applies retention. Releases the writer lock. The record's row and byte counts
+   * are what a reader of the snapshot gets: this writer's own counts when they are exact, else
+   * one key-only scan of the snapshot before the publish (see {@link #countStoredRows()}).
    *
    * @throws FencedWriterException if this writer's lease was taken over meanwhile
    * @throws SupersededSnapshotException if a newer snapshot is current already

@@ -5,6 +5,7 @@ import static com.google.common.base.Preconditions.checkState;
 
 import io.snapds.dataset.lock.LeaseKeeper;
 import io.snapds.dataset.lock.LockLease;
+import io.snapds.dataset.read.SnapshotRowCounter;
 import io.snapds.dataset.store.MetadataStore;
 import java.util.Map;
 import java.util.Optional;
@@ -31,8 +32,12 @@ final class SnapshotWriterImpl implements SnapshotWriter {
   private final LeaseKeeper keeper;
   private final SnapshotRowWriter rows;
   private final Map<String, String> summary = new TreeMap<>();
-  private long extraRows;
-  private long extraBytes;
+  /**
+   * Whether row writers other than {@link #rows} may have written into the snapshot: it was
+   * resumed, its handle was handed out, or {@link #countStoredRows()} was called. Commit then
+   * counts the stored rows.
+   */
+  private boolean writtenElsewhere;
   private Status status = Status.OPEN;
   /** The first write failure: rows it dropped are gone, so the snapshot can only be aborted. */
   private RuntimeException writeFailure;
@@ -57,6 +62,11 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     this.keeper = keeper;
   }
 
+  private SnapshotWriterImpl(OperationsContext ops, SnapshotHandle handle, LeaseKeeper keeper, boolean resumed) {
+    this(ops, handle, keeper);
+    this.writtenElsewhere = resumed;
+  }
+
   /**
    * Carries on a snapshot begun elsewhere, whose record is {@code recorded}: its lease gets a
    * heartbeat from this process from now on.
@@ -68,7 +78,7 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     ops.remember(recorded);
     LeaseKeeper keeper = new LeaseKeeper(ops.locks(), leaseOf(ops, handle), ops.properties().lockSettings());
     try {
-      return new SnapshotWriterImpl(ops, handle, keeper);
+      return new SnapshotWriterImpl(ops, handle, keeper, true); // the rows were written elsewhere
     } catch (RuntimeException | Error e) {
       keeper.close();
       throw e;
@@ -106,6 +116,7 @@ final class SnapshotWriterImpl implements SnapshotWriter {
 
   /** The handle to resume this writer elsewhere (MapReduce); absent when already published. */
   public Optional<SnapshotHandle> handle() {
+    writtenElsewhere |= handle != null; // whoever gets it may write rows into the snapshot
     return Optional.ofNullable(handle);
   }
 
@@ -140,16 +151,22 @@ final class SnapshotWriterImpl implements SnapshotWriter {
   }
 
   @Override
+  @Deprecated
   public SnapshotWriter addCounts(long rowCount, long byteCount) {
     checkArgument(rowCount >= 0 && byteCount >= 0, "counts must be >= 0, got %s rows, %s bytes", rowCount, byteCount);
-    extraRows += rowCount;
-    extraBytes += byteCount;
+    return countStoredRows();
+  }
+
+  @Override
+  public SnapshotWriter countStoredRows() {
+    writtenElsewhere = true;
     return this;
   }
 
   @Override
   public SnapshotHandle detach() {
     checkWritable();
+    writtenElsewhere = true;
     writing(rows::close);
     keeper.close();
     status = Status.DETACHED;
@@ -217,8 +234,9 @@ final class SnapshotWriterImpl implements SnapshotWriter {
       abortQuietly();
       throw new FencedWriterException(ops.id(), handle.snapshot, handle.token, Math.max(fence, handle.token + 1));
     }
+    SnapshotRowCounter.Counts counts = storedCounts();
     Publication publication = new Publication(ops.id(), handle.snapshot, handle.token, handle.options,
-        rows.rowCount() + extraRows, rows.byteCount() + extraBytes, summary, ops.properties().retention());
+        counts.rows(), counts.bytes(), summary, ops.properties().retention());
     Publication.Published published;
     try {
       published = store.update("publish snapshot " + handle.snapshot, publication::apply);
@@ -240,6 +258,19 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     status = Status.COMMITTED;
     afterPublish(published);
     return published.snapshot();
+  }
+
+  /**
+   * The rows and bytes a reader of the snapshot will get (docs/design.md "Publishing"): this
+   * writer's own counters when they are exact (it alone wrote, in ascending key order, each cell
+   * once, nothing deleted), else one key-only scan of the snapshot's range, which costs a read of
+   * the snapshot just written and nothing of the history.
+   */
+  private SnapshotRowCounter.Counts storedCounts() {
+    if (!writtenElsewhere && rows.countsExact()) {
+      return new SnapshotRowCounter.Counts(rows.rowCount(), rows.byteCount());
+    }
+    return SnapshotRowCounter.count(ops.connection(), ops.id(), rows.keys());
   }
 
   /**

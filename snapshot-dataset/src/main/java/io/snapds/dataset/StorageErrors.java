@@ -17,11 +17,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.hbase.MasterNotRunningException;
 import org.apache.hadoop.hbase.NamespaceNotFoundException;
+import org.apache.hadoop.hbase.NotServingRegionException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.TableNotEnabledException;
 import org.apache.hadoop.hbase.TableNotFoundException;
 import org.apache.hadoop.hbase.ZooKeeperConnectionException;
 import org.apache.hadoop.hbase.client.NoServerForRegionException;
+import org.apache.hadoop.hbase.client.RegionOfflineException;
 import org.apache.hadoop.hbase.client.RetriesExhaustedException;
 import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
 import org.apache.hadoop.hbase.exceptions.ConnectionClosedException;
@@ -41,6 +43,8 @@ import org.apache.yetus.audience.InterfaceAudience;
  *   <caption>What becomes what</caption>
  *   <tr><td>{@code TableNotFoundException}, {@code NamespaceNotFoundException}</td><td>{@link DatasetNotFoundException}</td></tr>
  *   <tr><td>{@code TableNotEnabledException}</td><td>{@link DatasetUnavailableException} (disabled)</td></tr>
+ *   <tr><td>{@code NotServingRegionException}, {@code RegionOfflineException} (a write to a disabled
+ *       table)</td><td>{@link DatasetUnavailableException} (not served)</td></tr>
  *   <tr><td>HBase's {@code AccessDeniedException}</td><td>{@link AccessDeniedException} with principal and role</td></tr>
  *   <tr><td>retries exhausted, connection refused or closed, timeouts, no master</td><td>{@link DatasetUnavailableException} (unreachable)</td></tr>
  *   <tr><td>anything else</td><td>{@link StorageException}</td></tr>
@@ -62,6 +66,11 @@ public final class StorageErrors {
 
   /** The typed error for {@code failure}, which happened while doing {@code operation} on {@code dataset}. */
   public static SnapshotDatasetException translate(DatasetId dataset, String operation, Throwable failure) {
+    return translate(dataset, null, operation, failure);
+  }
+
+  private static SnapshotDatasetException translate(DatasetId dataset, TableName table, String operation,
+      Throwable failure) {
     if (failure instanceof SnapshotDatasetException typed) {
       return typed;
     }
@@ -88,6 +97,15 @@ public final class StorageErrors {
       }
     }
     for (Throwable t : chain) {
+      // what a write to a disabled table gets once the client gave up (often one per buffered
+      // mutation, inside a RetriesExhaustedWithDetailsException), and a region that stays offline
+      if (t instanceof NotServingRegionException || t instanceof RegionOfflineException) {
+        return new DatasetUnavailableException(dataset, operation, (table == null ? "a region" : "table " + table)
+            + " is not served (" + t.getClass().getSimpleName() + ": " + firstLine(t.getMessage())
+            + "): the table is disabled, or its regions are offline or moving (enable it, or retry later)", failure);
+      }
+    }
+    for (Throwable t : chain) {
       if (isUnreachable(t)) {
         return new DatasetUnavailableException(dataset, operation, "HBase cannot be reached ("
             + t.getClass().getSimpleName() + ": " + t.getMessage() + ")", failure);
@@ -98,7 +116,11 @@ public final class StorageErrors {
 
   /** The same, for a failure on one of a dataset's tables (the dataset is named after the table). */
   public static SnapshotDatasetException translate(TableName table, String operation, Throwable failure) {
-    return translate(datasetOf(table), operation, failure);
+    return translate(datasetOf(table), table, operation, failure);
+  }
+
+  private static String firstLine(String message) {
+    return message == null ? "" : message.lines().findFirst().orElse("");
   }
 
   /** The dataset a table {@code S:N.data|meta|lock} belongs to. */

@@ -8,7 +8,6 @@ import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotNotAvailableException;
 import io.snapds.dataset.SnapshotState;
 import io.snapds.dataset.SnapshotWriter;
-import io.snapds.dataset.read.SnapshotRowCounter;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -81,12 +80,10 @@ final class PendingInserts {
     }
     SnapshotWriter writer = pending.writer();
     try {
-      SnapshotRowCounter.Counts counts = SnapshotRowCounter.count(
-          DatasetConnections.datasets(pending.conf()).connection(), pending.dataset(), writer.snapshotKeys());
-      long rows = counts.rows();
-      writer.addCounts(rows, counts.bytes());
-      SnapshotInfo published = writer.commit();
-      LOG.info("query {} published snapshot {} of {} ({} rows)", queryId, published.id(), pending.dataset(), rows);
+      // the tasks wrote through their own row writers: the record counts what is stored
+      SnapshotInfo published = writer.countStoredRows().commit();
+      LOG.info("query {} published snapshot {} of {} ({} rows)", queryId, published.id(), pending.dataset(),
+          published.rowCount());
       return Optional.of(published);
     } finally {
       writer.close(); // aborts unless committed

@@ -14,7 +14,6 @@ import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotNotAvailableException;
 import io.snapds.dataset.SnapshotWriter;
 import io.snapds.dataset.tx.JobDatasets;
-import io.snapds.dataset.read.SnapshotRowCounter;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -167,10 +166,8 @@ final class SinkRun implements AutoCloseable {
       return writer.alreadyPublished();
     }
     if (succeeded) {
-      // the tasks wrote through their own row writers: count what is in HBase for the summary
-      SnapshotRowCounter.Counts counts = SnapshotRowCounter.count(connection.connection(), dataset.id(),
-          writer.snapshotKeys());
-      SnapshotInfo info = writer.addCounts(counts.rows(), counts.bytes()).commit();
+      // the tasks wrote through their own row writers: the record counts what is stored
+      SnapshotInfo info = writer.countStoredRows().commit();
       LOG.info("Published snapshot {} of {} for run '{}'", info.id(), dataset.id(), runId);
       return Optional.of(info);
     }

@@ -10,8 +10,6 @@ import io.snapds.dataset.SnapshotWriter;
 import java.io.IOException;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.OutputCommitter;
@@ -24,12 +22,13 @@ import org.slf4j.LoggerFactory;
  * application master: {@link #setupJob} resumes the snapshot from the handle in the job
  * configuration, which keeps the writer lock's lease alive while the tasks run (the submitting
  * process renews it too, from the submission until the job ends); {@link #commitJob}
- * sums the row and byte counts its tasks committed and publishes atomically; {@link #abortJob}
+ * publishes atomically; {@link #abortJob}
  * marks the snapshot aborted (its rows are left to cleanup), leaving the current snapshot as it
- * was. A task's rows are invisible until the job commits; what a task commits is its counts
- * ({@link TaskCommitRecords}, one row per task in the lock table), so the job publishes exact
- * counts without scanning its output, and an attempt that failed or lost a speculative race is
- * not counted.
+ * was. A task's rows are invisible until the job commits; tasks have nothing to commit. The
+ * published counts are the rows and bytes the snapshot holds, as a reader gets them: the resumed
+ * writer counts them at commit with one key-only scan of the snapshot
+ * ({@link io.snapds.dataset.read.SnapshotRowCounter}), since the tasks' own counters cannot be
+ * summed into that (two tasks may write the same key; failed and speculative attempts write too).
  *
  * <p>The resumed writer lives in this instance from setup to commit, as the application master
  * (and the local job runner) use one committer for the whole job; an instance that did not run
@@ -56,15 +55,12 @@ public final class SnapshotOutputCommitter extends OutputCommitter {
     }
     SnapshotWriter w = writer(context);
     DatasetId dataset = SnapshotOutputFormat.dataset(context.getConfiguration());
-    TaskCommitRecords records = new TaskCommitRecords(datasets.connection(), dataset, handle.get().snapshotId());
-    TaskCommitRecords.Counts counts = records.sum();
     // when this fails, the writer stays here for abortJob: it knows whether aborting is safe
-    // (never after a commit whose outcome is unknown)
-    SnapshotInfo published = w.addCounts(counts.rows(), counts.bytes())
+    // (never after a commit whose outcome is unknown). Resumed, it counts the stored rows.
+    SnapshotInfo published = w.countStoredRows()
         .summary("mapreduce.job.id", String.valueOf(context.getJobID())).commit();
-    LOG.info("job {} published snapshot {} of {} with {} rows from {} tasks", context.getJobID(), published.id(),
-        dataset, published.rowCount(), counts.tasks());
-    forgetTaskCounts(context, handle.get());
+    LOG.info("job {} published snapshot {} of {} with {} rows", context.getJobID(), published.id(),
+        dataset, published.rowCount());
     HeldLeases.release(handle.get().snapshotId()); // the submission's renewal, when it ran in this process
     release();
   }
@@ -78,23 +74,12 @@ public final class SnapshotOutputCommitter extends OutputCommitter {
     try {
       writer(context).abort();
       LOG.info("job {} ended {}: aborted snapshot {}", context.getJobID(), state, handle.get().snapshotId());
-      forgetTaskCounts(context, handle.get());
     } catch (SnapshotNotAvailableException e) {
       LOG.info("job {} ended {}: snapshot {} was not building any more ({})", context.getJobID(), state,
           handle.get().snapshotId(), e.getMessage());
     } finally {
       HeldLeases.release(handle.get().snapshotId()); // the submission's renewal, when it ran in this process
       release();
-    }
-  }
-
-  private void forgetTaskCounts(JobContext context, SnapshotHandle handle) {
-    try {
-      new TaskCommitRecords(datasets.connection(), SnapshotOutputFormat.dataset(context.getConfiguration()),
-          handle.snapshotId()).clear();
-    } catch (RuntimeException e) {
-      LOG.warn("job {}: the task counts of snapshot {} stay in the lock table: {}", context.getJobID(),
-          handle.snapshotId(), e.toString());
     }
   }
 
@@ -128,32 +113,15 @@ public final class SnapshotOutputCommitter extends OutputCommitter {
   @Override
   public void setupTask(TaskAttemptContext context) {}
 
-  /** Every task of a job that writes commits: its counts, not its rows (they are in place already). */
+  /** Tasks commit nothing: their rows are in place already, and the job counts what is stored. */
   @Override
   public boolean needsTaskCommit(TaskAttemptContext context) {
-    return handle(context).isPresent();
+    return false;
   }
 
   @Override
-  public void commitTask(TaskAttemptContext context) throws IOException {
-    withRecords(context, records -> records.commit(context.getTaskAttemptID()));
-  }
+  public void commitTask(TaskAttemptContext context) {}
 
   @Override
-  public void abortTask(TaskAttemptContext context) throws IOException {
-    withRecords(context, records -> records.discard(context.getTaskAttemptID()));
-  }
-
-  /** Task side: a connection of its own (the task's record writer has closed its one). */
-  private static void withRecords(TaskAttemptContext context,
-      java.util.function.Consumer<TaskCommitRecords> action) throws IOException {
-    Optional<SnapshotHandle> handle = handle(context);
-    if (handle.isEmpty()) {
-      return;
-    }
-    Configuration conf = context.getConfiguration();
-    try (Connection connection = ConnectionFactory.createConnection(conf)) {
-      action.accept(new TaskCommitRecords(connection, SnapshotOutputFormat.dataset(conf), handle.get().snapshotId()));
-    }
-  }
+  public void abortTask(TaskAttemptContext context) {}
 }

@@ -37,9 +37,15 @@ import org.slf4j.LoggerFactory;
  *       renews it in the application master too, publishes on {@code commitJob} and aborts on
  *       {@code abortJob}.
  * </ul>
- * A re-executed or speculative task attempt writes the same rows again over the same keys, so
- * it leaves no duplicates, provided a task writes the same row keys each time it runs on the
- * same input (the assumption HBase's {@code TableOutputFormat} makes too).
+ * A re-executed task attempt writes the same rows again over the same keys, so it leaves no
+ * duplicates, provided a task writes the same row keys each time it runs on the same input (the
+ * assumption HBase's {@code TableOutputFormat} makes too). An attempt that failed keeps what it
+ * sent: the published counts are those of the rows the snapshot holds, whoever wrote them.
+ * {@link #setOutput} switches speculative execution off (map and reduce): the losing attempt of a
+ * speculative race is killed just as the job commits, the one moment its rows must not arrive;
+ * a task writer checks before each batch it sends that the snapshot is still BUILDING
+ * ({@link SnapshotRecordWriter}), which narrows that race for attempts that outlive their job
+ * anyway (docs/design.md "Left open").
  */
 public class SnapshotOutputFormat<K> extends OutputFormat<K, SnapshotRowWritable> {
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotOutputFormat.class);
@@ -75,6 +81,10 @@ public class SnapshotOutputFormat<K> extends OutputFormat<K, SnapshotRowWritable
     }
     conf.unset(HANDLE);
     conf.unset(ALREADY_PUBLISHED);
+    // a losing speculative attempt is killed as the job commits: its last batch could land in
+    // the published snapshot (a caller may switch it on again, knowing that)
+    job.setMapSpeculativeExecution(false);
+    job.setReduceSpeculativeExecution(false);
     JobCredentials.obtain(job);
   }
 
@@ -183,10 +193,7 @@ public class SnapshotOutputFormat<K> extends OutputFormat<K, SnapshotRowWritable
 
   @Override
   public RecordWriter<K, SnapshotRowWritable> getRecordWriter(TaskAttemptContext context) throws IOException {
-    // the attempt's counts are recorded only for the committer that commits and sums them (the
-    // CDAP sink's subclass leaves the publish, and the counting, to its pipeline)
-    return SnapshotRecordWriter.open(context.getConfiguration(),
-        getOutputCommitter(context) instanceof SnapshotOutputCommitter);
+    return SnapshotRecordWriter.open(context.getConfiguration());
   }
 
   @Override

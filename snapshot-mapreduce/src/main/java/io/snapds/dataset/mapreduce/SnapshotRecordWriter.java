@@ -1,10 +1,13 @@
 package io.snapds.dataset.mapreduce;
 
 import io.snapds.dataset.tx.JobDatasets;
-import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotHandle;
+import io.snapds.dataset.SnapshotRow;
 import io.snapds.dataset.SnapshotRowWriter;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
@@ -14,41 +17,53 @@ import org.slf4j.LoggerFactory;
 /**
  * A task's writer into the snapshot its job began: rows go under the snapshot's prefix, keyed by
  * the user's row key, so an attempt that runs again overwrites what an earlier one wrote. When the
- * job's run id was published before, it discards every row. Closing records the attempt's row and
- * byte counts ({@link TaskCommitRecords}), which become its task's when the attempt commits.
+ * job's run id was published before, it discards every row. It counts nothing for the job: the
+ * job's commit counts the rows the snapshot holds.
+ *
+ * <p>An attempt can outlive its job: a speculative attempt that lost, or one that was killed or
+ * timed out but whose process still runs. A published snapshot must not change, so the writer
+ * holds rows in a batch of at most the write buffer's size and, before it sends a batch, reads
+ * the snapshot's state afresh ({@link SnapshotDataset#requireBuilding}): once the job has
+ * published (or aborted) it sends nothing more and fails with
+ * {@link io.snapds.dataset.SnapshotNotAvailableException}. This narrows the race to a batch
+ * checked before the publish and arriving after it (docs/design.md "Left open"); it costs one
+ * metadata read per batch (per 4 MiB by default).
  */
 final class SnapshotRecordWriter<K> extends RecordWriter<K, SnapshotRowWritable> {
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotRecordWriter.class);
+  /** What a cell costs in the batch beyond its bytes (a rough heap size, to bound the batch). */
+  private static final int CELL_OVERHEAD = 64;
 
   private final JobDatasets datasets;
-  private final DatasetId dataset;
+  private final SnapshotDataset dataset;
   private final SnapshotRowWriter rows;
-  private final boolean recordCounts;
+  private final long batchLimit;
+  private final List<SnapshotRow> batch = new ArrayList<>();
+  private long batchBytes;
   private long discarded;
 
-  private SnapshotRecordWriter(JobDatasets datasets, DatasetId dataset, SnapshotRowWriter rows,
-      boolean recordCounts) {
+  private SnapshotRecordWriter(JobDatasets datasets, SnapshotDataset dataset, SnapshotRowWriter rows,
+      long batchLimit) {
     this.datasets = datasets;
     this.dataset = dataset;
     this.rows = rows;
-    this.recordCounts = recordCounts;
+    this.batchLimit = batchLimit;
   }
 
-  /** @param recordCounts whether closing records the attempt's counts for its task to commit */
-  static <K> SnapshotRecordWriter<K> open(Configuration conf, boolean recordCounts) throws IOException {
+  static <K> SnapshotRecordWriter<K> open(Configuration conf) throws IOException {
     SnapshotHandle handle = SnapshotOutputFormat.handle(conf).orElse(null);
     if (handle == null) {
       if (SnapshotOutputFormat.alreadyPublished(conf).isEmpty()) {
         throw new IllegalStateException("no snapshot was begun for this job: was it submitted with "
             + "SnapshotOutputFormat as its output format? (" + SnapshotOutputFormat.HANDLE + " is not set)");
       }
-      return new SnapshotRecordWriter<>(null, null, null, false);
+      return new SnapshotRecordWriter<>(null, null, null, 0);
     }
     JobDatasets datasets = JobDatasets.open(conf);
     try {
-      DatasetId dataset = SnapshotOutputFormat.dataset(conf);
-      return new SnapshotRecordWriter<>(datasets, dataset, datasets.open(dataset)
-          .openRowWriter(handle.snapshotId(), SnapshotOutputFormat.writeBufferBytes(conf)), recordCounts);
+      SnapshotDataset dataset = datasets.open(SnapshotOutputFormat.dataset(conf));
+      long buffer = SnapshotOutputFormat.writeBufferBytes(conf);
+      return new SnapshotRecordWriter<>(datasets, dataset, dataset.openRowWriter(handle.snapshotId(), buffer), buffer);
     } catch (RuntimeException e) {
       datasets.close();
       throw e;
@@ -59,9 +74,33 @@ final class SnapshotRecordWriter<K> extends RecordWriter<K, SnapshotRowWritable>
   public void write(K key, SnapshotRowWritable value) {
     if (rows == null) {
       discarded++;
-    } else {
-      rows.put(value.get());
+      return;
     }
+    SnapshotRow row = value.get(); // immutable: safe to hold until the batch is sent
+    batch.add(row);
+    batchBytes += row.key().length;
+    for (var cells : row.families().values()) {
+      for (var cell : cells.entrySet()) {
+        batchBytes += CELL_OVERHEAD + cell.getKey().length + cell.getValue().length;
+      }
+    }
+    if (batchBytes >= batchLimit) {
+      send();
+    }
+  }
+
+  /** Sends the batch if the snapshot is still BUILDING; fails, sending nothing, if it is not. */
+  private void send() {
+    if (batch.isEmpty()) {
+      return;
+    }
+    dataset.requireBuilding(rows.snapshotId());
+    for (SnapshotRow row : batch) {
+      rows.put(row);
+    }
+    rows.flush();
+    batch.clear();
+    batchBytes = 0;
   }
 
   @Override
@@ -71,11 +110,8 @@ final class SnapshotRecordWriter<K> extends RecordWriter<K, SnapshotRowWritable>
       return;
     }
     try {
-      rows.close(); // flushed: the counts below are of rows HBase has
-      if (recordCounts) {
-        new TaskCommitRecords(datasets.connection(), dataset, rows.snapshotId())
-            .recordAttempt(context.getTaskAttemptID(), rows.rowCount(), rows.byteCount());
-      }
+      send();
+      rows.close();
     } finally {
       datasets.close();
     }
