@@ -34,7 +34,7 @@ public final class RawMetadata {
       Result r = meta.get(new Get(MetadataLayout.STATE_ROW).addColumn(TxMetaTable.FAMILY, MetadataLayout.KEY_NUMBERS)
           .readAllVersions());
       long max = 0;
-      for (Cell c : r.rawCells()) {
+      for (Cell c : r.listCells() == null ? java.util.List.<Cell>of() : r.listCells()) { // null for no cells
         if (c.getValueLength() == Long.BYTES) {
           max = Math.max(max, Bytes.toLong(CellUtil.cloneValue(c)));
         }
@@ -56,7 +56,7 @@ public final class RawMetadata {
       Result r = meta.get(new Get(MetadataLayout.key(MetadataLayout.SNAPSHOT, snapshot)).addFamily(TxMetaTable.FAMILY));
       boolean present = false;
       long number = 0;
-      for (Cell c : r.rawCells()) {
+      for (Cell c : r.listCells() == null ? java.util.List.<Cell>of() : r.listCells()) { // null for no cells
         if (c.getValueLength() == 0) {
           continue; // a transactional delete (the horizon's)
         }
