@@ -71,6 +71,14 @@ final class RangeCleaner {
     if (pieces.isEmpty()) {
       return new Cleaned(0, progressRow);
     }
+    if (Math.min(threads, pieces.size()) == 1) {
+      // one at a time: on the caller's thread, no pool (and the pieces and their progress in order)
+      java.util.Iterator<KeyRange> it = pieces.iterator();
+      return collect(snapshot, before, pieces.size(), progressRow, listener, () -> {
+        KeyRange piece = it.next();
+        return new Piece(piece, owned(keys) ? data.deleteRange(keys, piece, batch) : 0);
+      });
+    }
     ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, pieces.size()),
         new ThreadFactoryBuilder().setDaemon(true).setNameFormat("snapds-cleanup-" + snapshot + "-%d").build());
     try {
@@ -78,19 +86,7 @@ final class RangeCleaner {
       for (KeyRange piece : pieces) {
         done.submit(() -> new Piece(piece, owned(keys) ? data.deleteRange(keys, piece, batch) : 0));
       }
-      CleanupProgress progress = before;
-      long rows = 0;
-      for (int finished = 1; finished <= pieces.size(); finished++) {
-        Piece p = next(done, snapshot);
-        progress = progress.with(p.range(), p.rows());
-        if (finished < pieces.size()) { // after the last, the caller records the snapshot cleaned
-          record(snapshot, progress);
-          progressRow = true;
-        }
-        rows += p.rows();
-        listener.progress(snapshot, rows, finished, pieces.size());
-      }
-      return new Cleaned(rows, progressRow);
+      return collect(snapshot, before, pieces.size(), progressRow, listener, () -> next(done, snapshot));
     } finally {
       // on failure: the pieces not begun are dropped, the running ones interrupted; none is still
       // deleting when this returns (HBase's client gives up on an interrupt within an RPC)
@@ -99,6 +95,24 @@ final class RangeCleaner {
         LOG.warn("dataset {}: cleanup threads of snapshot {} still running after {}", dataset, snapshot, STOP_WAIT);
       }
     }
+  }
+
+  /** Takes the {@code count} pieces as they finish, recording the progress after each but the last. */
+  private Cleaned collect(SnapshotId snapshot, CleanupProgress before, int count, boolean progressRow,
+      CleanupListener listener, java.util.function.Supplier<Piece> nextFinished) {
+    CleanupProgress progress = before;
+    long rows = 0;
+    for (int finished = 1; finished <= count; finished++) {
+      Piece p = nextFinished.get();
+      progress = progress.with(p.range(), p.rows());
+      if (finished < count) { // after the last, the caller records the snapshot cleaned
+        record(snapshot, progress);
+        progressRow = true;
+      }
+      rows += p.rows();
+      listener.progress(snapshot, rows, finished, count);
+    }
+    return new Cleaned(rows, progressRow);
   }
 
   /**

@@ -185,6 +185,7 @@ public final class ProtocolSimulation {
       spawn("reader-1", this::reader);
       spawn("reader-2", this::reader);
       spawn("maintainer", this::maintainer);
+      spawn("cleaner", this::cleaner);
       long deadline = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
       for (int i = 0; i < steps && model.violations.isEmpty() && System.nanoTime() < deadline; i++) {
         outsideStep();
@@ -287,7 +288,7 @@ public final class ProtocolSimulation {
         if (!stopping) {
           String role = a.name().substring(0, a.name().indexOf('#'));
           spawn(role, role.startsWith("writer") ? this::writer : role.startsWith("reader") ? this::reader
-              : this::maintainer);
+              : role.startsWith("cleaner") ? this::cleaner : this::maintainer);
         }
       }
     }
@@ -446,9 +447,17 @@ public final class ProtocolSimulation {
     Transaction t = txClient.startLong();
     try {
       ds.startTx(t);
+      Instant pinnedUntil = clock.instant().plus(Duration.ofDays(1)).minusSeconds(5); // its pin, less any skew
       Optional<SnapshotId> pinned = ds.pinnedSnapshot();
       if (pinned.isPresent()) {
-        model.read("long transaction", pinned.get(), scan(ds.scan(RowScan.all())));
+        try {
+          model.read("long transaction", pinned.get(), scan(ds.scan(RowScan.all())));
+        } catch (io.snapds.dataset.SnapshotCleanedException e) {
+          if (clock.instant().isBefore(pinnedUntil)) {
+            model.violation("a long transaction whose pin had not lapsed was cut short: " + e.getMessage());
+          }
+          throw e;
+        }
       }
       count("long transactions");
     } finally {
@@ -468,6 +477,20 @@ public final class ProtocolSimulation {
   private void splitJob(SnapshotDataset ds, Random r) {
     try (io.snapds.dataset.ReaderPin pin = ds.pinCurrent(Thread.currentThread().getName(),
         Duration.ofMinutes(30))) {
+      Instant pinnedUntil = pin.expiresAt().minusSeconds(5);
+      try {
+        readSplits(ds, pin);
+      } catch (io.snapds.dataset.SnapshotCleanedException e) {
+        if (clock.instant().isBefore(pinnedUntil)) {
+          model.violation("a split job whose pin had not lapsed was cut short: " + e.getMessage());
+        }
+        throw e;
+      }
+    }
+  }
+
+  private void readSplits(SnapshotDataset ds, io.snapds.dataset.ReaderPin pin) {
+    try {
       SnapshotKeys keys = ds.keys(pin.snapshotId());
       TreeMap<String, String> rows = new TreeMap<>();
       for (io.snapds.dataset.read.ReadSplit split : io.snapds.dataset.read.SplitPlanner.plan(connection, dataset, keys,
@@ -490,20 +513,47 @@ public final class ProtocolSimulation {
 
   private void readInTransaction(SnapshotDataset ds, Random r) {
     TransactionContext ctx = new TransactionContext(txClient, ds);
+    boolean ended = false;
     try {
       ctx.start();
       Optional<SnapshotId> pinned = ds.pinnedSnapshot();
       if (pinned.isPresent()) {
-        model.read("transaction", pinned.get(), scan(ds.scan(RowScan.all())));
+        try {
+          model.read("transaction", pinned.get(), scan(ds.scan(RowScan.all())));
+        } catch (io.snapds.dataset.SnapshotCleanedException e) {
+          // cleanup waits for every short transaction in progress: this one never timed out
+          model.violation("a read in a short transaction still in progress was cut short: " + e.getMessage());
+        }
       }
       ctx.finish();
+      ended = true;
     } catch (org.apache.tephra.TransactionFailureException e) {
-      count("read transaction failed");
-      try {
-        ctx.abort();
-      } catch (org.apache.tephra.TransactionFailureException ignored) {
-        // already ended
+      typedOrViolation("read transaction", e.getCause() == null ? e : e.getCause());
+    } finally {
+      if (!ended) {
+        try {
+          ctx.abort();
+        } catch (org.apache.tephra.TransactionFailureException ignored) {
+          // ended already
+        }
       }
+    }
+  }
+
+  /**
+   * A failure Tephra's context wrapped: a crash goes on, a typed error of the dataset is an
+   * answer, anything else is a violation.
+   */
+  private void typedOrViolation(String what, Throwable cause) {
+    if (cause instanceof Scheduler.Crash crash) {
+      throw crash;
+    }
+    if (cause instanceof SnapshotDatasetException) {
+      count(what + " error: " + cause.getClass().getSimpleName());
+    } else if (!(cause instanceof org.apache.tephra.TransactionFailureException)) {
+      model.violation(what + " failed with " + cause + " " + stack(cause));
+    } else {
+      count(what + " failed: " + cause.getMessage());
     }
   }
 
@@ -572,6 +622,25 @@ public final class ProtocolSimulation {
         }
       } catch (SnapshotDatasetException e) {
         count("maintenance error: " + e.getClass().getSimpleName());
+      }
+    }
+  }
+
+  /** Expiry and cleanup only, so that cleanup runs often while readers read. */
+  private void cleaner(Random r) {
+    SnapshotDataset ds = open(r);
+    while (!stopping) {
+      try {
+        if (r.nextInt(3) == 0) {
+          ds.expireSnapshots().retainLast(1 + r.nextInt(2)).commit();
+          count("expiries");
+        } else {
+          io.snapds.dataset.CleanupResult result = ds.cleanup();
+          counts.merge("snapshots cleaned", (long) result.cleaned().size(), Long::sum);
+          count("cleanups");
+        }
+      } catch (SnapshotDatasetException e) {
+        count("cleaner error: " + e.getClass().getSimpleName());
       }
     }
   }

@@ -20,10 +20,12 @@ import org.junit.jupiter.api.Test;
  * its last steps, and runs again the same with {@code -Dsim.seed}.
  */
 class ProtocolSimulationTest {
-  /** The fault kinds of the suite's run; TRUNCATE and ZOMBIE_WRITER join once their fixes land. */
-  static final Set<ProtocolSimulation.Fault> DEFAULT_FAULTS = EnumSet.of(ProtocolSimulation.Fault.CRASH,
-      ProtocolSimulation.Fault.STALL, ProtocolSimulation.Fault.CLOCK_JUMP, ProtocolSimulation.Fault.CLOCK_SKEW,
-      ProtocolSimulation.Fault.REGION_CHANGES, ProtocolSimulation.Fault.TX_TIMEOUT);
+  /**
+   * The fault kinds of the suite's run: all but TRUNCATE, which still breaks promises in races with
+   * in-flight builds and readers (docs/design.md, "How the protocol is checked").
+   */
+  static final Set<ProtocolSimulation.Fault> DEFAULT_FAULTS = EnumSet.complementOf(
+      EnumSet.of(ProtocolSimulation.Fault.TRUNCATE));
 
   @Test
   void everySeedKeepsEveryPromise() {
@@ -57,6 +59,10 @@ class ProtocolSimulationTest {
       fail(failures.size() + " of " + seeds.size() + " seeds broke a promise:\n" + String.join("\n", failures));
     }
     assertTrue(totals.getOrDefault("publishes", 0L) > 0, "the simulation published nothing: it tested nothing");
+    if (seeds.size() >= 10) {
+      assertTrue(totals.getOrDefault("snapshots cleaned", 0L) > 0 && totals.getOrDefault("split jobs", 0L) > 0,
+          "cleanup deleted snapshots while readers read: " + totals);
+    }
   }
 
   /** A seed is a run: the same seed takes the same steps, so a failing seed's trace is the bug's. */

@@ -312,7 +312,8 @@ public final class SimConnection implements Connection {
         batch.addAll(hbase.scanRegion(name, scan, region, position, inclusive, limit > 0 ? limit - returned : 0));
         byte[] stop = scan.getStopRow();
         if (!reversed) {
-          if (region.end().length == 0 || stop.length > 0 && Bytes.compareTo(region.end(), stop) >= 0) {
+          int past = stop.length == 0 ? -1 : Bytes.compareTo(region.end(), stop);
+          if (region.end().length == 0 || past > 0 || past == 0 && !scan.includeStopRow()) {
             exhausted = true;
           } else {
             position = region.end();

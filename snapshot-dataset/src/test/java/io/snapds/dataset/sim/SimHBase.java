@@ -139,6 +139,9 @@ public final class SimHBase {
   /** HBase's truncate: a new empty table with the same descriptor (and the same regions if kept). */
   synchronized void truncate(TableName name, boolean preserveSplits) throws IOException {
     TableState old = table(name);
+    if (old.enabled) {
+      throw new org.apache.hadoop.hbase.TableNotDisabledException(name);
+    }
     TableState t = new TableState(old.desc, regionIds++);
     t.enabled = true;
     if (preserveSplits) {
@@ -259,7 +262,7 @@ public final class SimHBase {
     TableState t = usable(name);
     StoredRow row = t.rows.get(get.getRow());
     if (row == null) {
-      return Result.EMPTY_RESULT;
+      return Result.EMPTY_RESULT; // no cells: rawCells() is null here, as HBase's API allows
     }
     Filter f = get.getFilter();
     if (f != null) {
@@ -339,6 +342,13 @@ public final class SimHBase {
     } else {
       Cell current = row == null ? null : row.latest(cam.getFamily(), cam.getQualifier(), cam.getTimeRange());
       byte[] expected = cam.getValue();
+      if (expected != null && expected.length == 0) {
+        // HBase: an empty expected value matches a missing cell as well as an empty one
+        expected = null;
+        if (current != null && current.getValueLength() == 0) {
+          current = null;
+        }
+      }
       switch (cam.getCompareOp()) {
         case EQUAL:
           pass = expected == null ? current == null
