@@ -129,7 +129,15 @@ class ReadApiIT {
 
   @Test
   void summaryRecordsWhatWasWritten() {
-    assertEquals(KEYS.length + 3, snapshot.rowCount(), "rows counted per key run, deletes included");
+    long scanned = 0;
+    try (RowScanner rows = ds.readSnapshot(snapshot.id()).scan(RowScan.all())) {
+      for (SnapshotRow ignored : rows) {
+        scanned++;
+      }
+    }
+    // the rows a reader gets (issue 36 item 5): a deleted key and a key written twice count as a reader sees them
+    assertEquals(KEYS.length + 1, scanned);
+    assertEquals(scanned, snapshot.rowCount(), "the record counts the rows a reader gets");
     assertTrue(snapshot.byteCount() > 0);
     assertEquals("tester", snapshot.writer());
     assertEquals(Optional.of("read-1"), snapshot.runId());
