@@ -1,7 +1,7 @@
 package io.snapds.dataset;
 
 import io.snapds.dataset.lock.LockTable;
-import io.snapds.dataset.store.RecordProbe;
+import io.snapds.dataset.store.RawMetadata;
 import org.apache.hadoop.hbase.client.Connection;
 
 /**
@@ -50,6 +50,6 @@ final class CleanedCheck {
   static boolean cleaned(LockTable locks, Connection connection, DatasetId dataset, SnapshotId snapshot) {
     LockTable.CleaningState state = locks.cleaningState(snapshot);
     return state.marked()
-        || (state.coveredByWatermark(snapshot) && RecordProbe.goneOrCleaned(connection, dataset, snapshot));
+        || (state.coveredByWatermark(snapshot) && RawMetadata.record(connection, dataset, snapshot).goneOrCleaned());
   }
 }

@@ -10,7 +10,6 @@ import io.snapds.dataset.SnapshotNotAvailableException;
 import io.snapds.dataset.SnapshotRow;
 import io.snapds.dataset.lock.LockTable;
 import io.snapds.dataset.store.DataTable;
-import io.snapds.dataset.store.RecordProbe;
 import io.snapds.dataset.store.RawMetadata;
 import java.io.Closeable;
 import java.io.IOException;
@@ -87,23 +86,10 @@ public final class SplitReader implements Closeable {
   public boolean next() throws IOException {
     Result r = done ? null : scanner.next();
     if (r == null) {
-      if (!done && cleaned()) {
+      if (!done) {
         done = true;
-        throw SnapshotCleanedException.whileReading(split.dataset(), split.snapshotId(), whenPinLapsed);
+        checkTheSnapshotHeld();
       }
-      // a split of an earlier incarnation (the dataset was truncated, or dropped and created again
-      // since it was planned) names a snapshot the metadata no longer has: its range holds none of
-      // its rows, or another incarnation's, and the marks went with the lock table
-      java.util.Optional<Long> recorded = RawMetadata.recordedKeyNumber(connection, split.dataset(), split.snapshotId());
-      if (recorded.isEmpty() || recorded.get() != keys.number()) {
-        done = true;
-        throw new SnapshotNotAvailableException(split.dataset(), "snapshot " + split.snapshotId() + " (key prefix "
-            + org.apache.hadoop.hbase.util.Bytes.toStringBinary(keys.prefix()) + ") of dataset " + split.dataset()
-            + (recorded.isEmpty() ? " no longer exists" : " now has key number " + recorded.get())
-            + ": the dataset was truncated, or dropped and created again, after this split was planned; the rows "
-            + "read must not be used: plan the splits again");
-      }
-      done = true;
       return false;
     }
     row = DataTable.toRow(keys, r);
@@ -112,15 +98,29 @@ public final class SplitReader implements Closeable {
   }
 
   /**
-   * Whether cleanup began deleting the snapshot: its mark, or, for a snapshot at or below the
-   * lock table's watermark (whose mark may have gone with its record at the history horizon), its
-   * record read raw. One round trip; two below the watermark.
+   * The check at the end of the split, one round trip to the lock table and one {@code Get} of the
+   * snapshot's record, raw: cleanup has not begun deleting the snapshot (its mark; or, for a
+   * snapshot at or below the lock table's watermark, whose mark may have gone with its record at the
+   * history horizon, the record itself), and the metadata still has the snapshot with the split's
+   * key number (a split of an earlier incarnation, planned before a truncate or a drop and create,
+   * names a snapshot the metadata no longer has: its range holds none of its rows, or another
+   * incarnation's, and the marks went with the lock table).
    */
-  private boolean cleaned() {
+  private void checkTheSnapshotHeld() {
     LockTable.CleaningState state = new LockTable(connection, split.dataset().lockTable(), Clock.systemUTC())
         .cleaningState(split.snapshotId());
-    return state.marked() || (state.coveredByWatermark(split.snapshotId())
-        && RecordProbe.goneOrCleaned(connection, split.dataset(), split.snapshotId()));
+    RawMetadata.RawRecord record = RawMetadata.record(connection, split.dataset(), split.snapshotId());
+    if (state.marked() || state.coveredByWatermark(split.snapshotId()) && record.goneOrCleaned()) {
+      throw SnapshotCleanedException.whileReading(split.dataset(), split.snapshotId(), whenPinLapsed);
+    }
+    java.util.Optional<Long> recorded = record.keyNumber();
+    if (recorded.isEmpty() || recorded.get() != keys.number()) {
+      throw new SnapshotNotAvailableException(split.dataset(), "snapshot " + split.snapshotId() + " (key prefix "
+          + org.apache.hadoop.hbase.util.Bytes.toStringBinary(keys.prefix()) + ") of dataset " + split.dataset()
+          + (recorded.isEmpty() ? " no longer exists" : " now has key number " + recorded.get())
+          + ": the dataset was truncated, or dropped and created again, after this split was planned; the rows "
+          + "read must not be used: plan the splits again");
+    }
   }
 
   /** The current row's user key (without the snapshot prefix). */
