@@ -12,9 +12,10 @@ import java.util.Optional;
  * 1, 2, 3, ... in commit order). Read with {@link SnapshotDataset#events(long, int)}; the stored
  * form is versioned JSON (see docs/events.md).
  *
- * <p>Two kinds: <em>snapshot events</em> (every type but CREATED, UPGRADED and DROPPED) are about
- * one snapshot and always carry it; <em>dataset events</em> ({@link Type#isDatasetEvent()}) are
- * about the dataset and carry its current snapshot as context when it has one (CREATED never does).
+ * <p>Two kinds: <em>snapshot events</em> (every type but CREATED, TRUNCATED, UPGRADED and DROPPED)
+ * are about one snapshot and always carry it; <em>dataset events</em> ({@link Type#isDatasetEvent()})
+ * are about the dataset and carry its current snapshot as context when it has one (CREATED and
+ * TRUNCATED never do).
  *
  * @param schemaVersion version of the stored event schema ({@link #SCHEMA_VERSION} when written;
  *     events of version 1 are read as they were: a snapshot event each)
@@ -50,14 +51,19 @@ public record DatasetEvent(int schemaVersion, Type type, DatasetId dataset, long
     /** The dataset was created: always its first event, sequence 1 (a dataset event). */
     CREATED,
     /**
+     * The dataset was truncated: every snapshot, tag and history entry before it is gone and it
+     * has no current snapshot (a dataset event, without a snapshot).
+     */
+    TRUNCATED,
+    /**
      * The dataset was dropped: always its last event; its tables are deleted once every recorded
      * delivered position reached it (a dataset event).
      */
     DROPPED;
 
-    /** True for the events about the dataset rather than one snapshot: CREATED, UPGRADED, DROPPED. */
+    /** True for the events about the dataset rather than one snapshot: CREATED, TRUNCATED, UPGRADED, DROPPED. */
     public boolean isDatasetEvent() {
-      return this == CREATED || this == UPGRADED || this == DROPPED;
+      return this == CREATED || this == TRUNCATED || this == UPGRADED || this == DROPPED;
     }
   }
 

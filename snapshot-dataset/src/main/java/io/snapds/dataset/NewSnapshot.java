@@ -121,6 +121,10 @@ public final class NewSnapshot {
         if (done.isPresent()) {
           return done;
         }
+        if (view.truncating() != 0) { // its data table is being emptied: rows written now could go with it
+          throw new DatasetUnavailableException(ops.id(), "begin snapshot", "the dataset is being truncated (mark "
+              + view.truncating() + "); if no truncate is running any more, it was cut off: run truncate() again");
+        }
         // the parent is the current record (one row): a corrupt one stops writers before they build
         Optional<SnapshotInfo> current = view.currentInfo();
         SnapshotInfo building = SnapshotInfo.builder(id).state(SnapshotState.BUILDING)

@@ -9,6 +9,6 @@ public class StorageException extends SnapshotDatasetException {
   }
 
   public StorageException(String message, Throwable cause) {
-    super(message + ": " + cause.getMessage(), cause);
+    super(cause == null ? message : message + ": " + cause.getMessage(), cause);
   }
 }

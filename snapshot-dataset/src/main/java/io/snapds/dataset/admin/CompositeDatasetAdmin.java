@@ -149,43 +149,60 @@ public final class CompositeDatasetAdmin {
   }
 
   /**
-   * Removes every snapshot and all metadata, keeping the tables and properties. The key number
-   * counter is carried over: the new incarnation numbers its snapshots above every number the old
-   * one gave, so a process of the old incarnation that still writes, cleans or reads (a stalled
-   * writer, a cleanup planned before the truncate, an engine's split) touches only key ranges that
-   * no snapshot of the new incarnation owns (and that the next cleanup sweeps).
+   * Removes every snapshot, keeping the tables, the properties and what must never be given twice.
+   * Three steps, each safe to run again, so a truncate that was cut off is finished by running it
+   * again:
+   * <ol>
+   *   <li>one metadata transaction deletes every snapshot record, tag, run and source name, the
+   *       history and the schemas, writes the TRUNCATED event and marks the dataset as being
+   *       truncated (no snapshot begins until the last step). It keeps the key number counter,
+   *       the fences, the outbox and the delivered positions: the new incarnation numbers its
+   *       snapshots above every number the old one gave, lock tokens keep rising and events keep
+   *       their sequence. It conflicts with every other metadata commit (all write the pointer
+   *       row), so a begin either committed before it (its record goes) or sees the mark;</li>
+   *   <li>the lock table's cleaning watermark rises to that transaction's write pointer, above
+   *       every snapshot the dataset had: a reader of any of them finds its record gone after its
+   *       rows and fails ({@link io.snapds.dataset.SnapshotCleanedException}) instead of returning
+   *       a short result, whatever it holds (a transaction, a pin, a split);</li>
+   *   <li>the data table is truncated (HBase keeps its regions), then the mark is cleared.</li>
+   * </ol>
+   * A process of the old incarnation that still runs touches only key ranges no new snapshot owns:
+   * a stalled writer's later rows land in a gap (the next cleanup sweeps it), its commit finds no
+   * record; a cleanup planned before finds no record and deletes nothing. Writer leases and reader
+   * pins in the lock table stay until they are released or expire.
    *
-   * @throws IllegalStateException if the dataset has given key numbers and this admin was made
-   *     without a transaction client (carrying the counter over is a metadata commit); nothing is
-   *     changed
+   * @throws IllegalStateException if this admin was made without a transaction client (the
+   *     truncate is a metadata commit); nothing is changed
    */
   public void truncate() {
     DatasetProperties properties = properties();
-    // a format-2 dataset stays at 2 (libraries of format 2 still open it); format 1 has no rows left to upgrade
-    int format = Math.max(formatVersion(), PropertiesCodec.MIN_FORMAT_VERSION);
-    // every version counts, so a number a failed begin handed out is not given again either
-    long keyNumbers = io.snapds.dataset.store.RawMetadata.highestKeyNumber(connection, dataset);
-    if (keyNumbers > 0 && txClient == null) {
-      throw new IllegalStateException("truncating dataset " + dataset + " carries its key number counter ("
-          + keyNumbers + ") over, which needs a transaction client: use SnapshotDatasets.admin(id)");
-    }
-    run("truncate", admin -> {
-      // the metadata first, the data last: a reader's check after its rows (its record, read raw)
-      // then fails for as long as the rows may be gone; data first left a window in which the
-      // rows were gone and the record still said they were there
-      List<TableAdmin> parts = parts(admin, properties);
-      for (TableAdmin part : List.of(parts.get(1), parts.get(2), parts.get(0))) {
-        part.truncate();
-      }
-      writeProperties(properties, format);
-      return null;
-    });
-    if (keyNumbers > 0) {
-      metadataStore(properties).update("truncate", view -> {
-        view.raiseKeyNumbers(keyNumbers);
+    int format = formatVersion();
+    if (format < PropertiesCodec.MIN_FORMAT_VERSION) {
+      // format 1 has no outbox, counter or mark to keep, and no library that opens it runs: empty all three
+      run("truncate", admin -> {
+        for (TableAdmin part : parts(admin, properties)) {
+          part.truncate();
+        }
+        writeProperties(properties, PropertiesCodec.MIN_FORMAT_VERSION);
         return null;
       });
+      return;
     }
+    if (txClient == null) {
+      throw new IllegalStateException("truncating dataset " + dataset + " is a metadata commit, which needs a"
+          + " transaction client: use SnapshotDatasets.admin(id)");
+    }
+    HBaseMetadataStore store = metadataStore(properties);
+    long truncation = store.update("truncate", MetadataView::resetForTruncate);
+    new LockTable(connection, dataset.lockTable(), Clock.systemUTC()).raiseWatermark(truncation);
+    run("truncate", admin -> {
+      parts(admin, properties).get(0).truncate(); // the data table
+      return null;
+    });
+    store.update("finish truncate", view -> {
+      view.finishTruncate(truncation);
+      return null;
+    });
   }
 
   /**

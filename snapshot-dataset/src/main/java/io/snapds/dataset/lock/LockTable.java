@@ -420,6 +420,25 @@ public final class LockTable {
     }
   }
 
+  /**
+   * Raises the watermark to at least {@code below} and drops every mark at or below it, retrying
+   * while cleanups move the watermark. For a truncate: every snapshot begun before it is then
+   * covered, so a reader of one asks its record, finds it gone, and fails instead of returning a
+   * short result. Never lowers the watermark.
+   */
+  public void raiseWatermark(long below) {
+    while (true) {
+      CleaningMarks found = cleaningMarks();
+      if (found.below().isPresent() && found.below().get() >= below) {
+        return;
+      }
+      List<SnapshotId> covered = found.marks().stream().filter(id -> id.value() <= below).toList();
+      if (forgetCleaning(below, covered, found.below())) {
+        return;
+      }
+    }
+  }
+
   /** How many unexpired reader pins {@code snapshot} has. */
   public int livePins(SnapshotId snapshot) {
     return countLive(Bytes.add(new byte[] {'P'}, snapshot.toBytes()));

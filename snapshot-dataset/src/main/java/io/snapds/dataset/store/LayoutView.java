@@ -93,6 +93,7 @@ final class LayoutView implements MetadataView {
     long eventSeq;
     long dropped;
     long keyNumbers;
+    long truncating;
 
     Pointer copy() {
       Pointer c = new Pointer();
@@ -107,6 +108,7 @@ final class LayoutView implements MetadataView {
       c.eventSeq = eventSeq;
       c.dropped = dropped;
       c.keyNumbers = keyNumbers;
+      c.truncating = truncating;
       return c;
     }
   }
@@ -128,6 +130,7 @@ final class LayoutView implements MetadataView {
       p.eventSeq = c.optionalLong("eseq", 0);
       p.dropped = c.optionalLong("dropped", 0);
       p.keyNumbers = c.optionalLong("kno", 0);
+      p.truncating = c.optionalLong("trunc", 0);
       if (p.keyNumbers < 0 || p.keyNumbers > io.snapds.dataset.SnapshotKeys.MAX_NUMBER) {
         throw c.corrupt("invalid key number counter kno " + p.keyNumbers);
       }
@@ -184,6 +187,9 @@ final class LayoutView implements MetadataView {
     }
     if (was.keyNumbers != p.keyNumbers) {
       rows.put(STATE_ROW, KEY_NUMBERS, Bytes.toBytes(p.keyNumbers));
+    }
+    if (was.truncating != p.truncating) {
+      putOrDelete(STATE_ROW, TRUNCATING, p.truncating == 0 ? null : Bytes.toBytes(p.truncating));
     }
   }
 
@@ -248,6 +254,47 @@ final class LayoutView implements MetadataView {
     }
   }
 
+  /** The row groups a truncate empties: everything about snapshots, their names, history and schemas. */
+  private static final byte[] TRUNCATED_KINDS = {SNAPSHOT, COMMITTED, BUILDING, GARBAGE, CLEANED, TAG, HISTORY, RUN,
+      SOURCE, SCHEMA, CLEANUP_PROGRESS};
+
+  @Override
+  public long resetForTruncate() {
+    Pointer p = pointer();
+    for (byte kind : TRUNCATED_KINDS) {
+      for (MetaRows.Row r : rows.scan(kindStart(kind), kindStop(kind), false, Integer.MAX_VALUE)) {
+        for (byte[] q : r.columns().keySet()) {
+          rows.delete(r.key(), q);
+        }
+      }
+    }
+    p.current = null;
+    p.historyCount = 0;
+    p.cleanedCount = 0;
+    p.lastAt = null;
+    p.horizonAt = null;
+    p.horizonId = 0;
+    p.schema = null;
+    p.truncating = rows.transaction().getWritePointer();
+    pendingEvents.add(Map.entry(DatasetEvent.Type.TRUNCATED, Optional.empty()));
+    dirty = true;
+    return p.truncating;
+  }
+
+  @Override
+  public long truncating() {
+    return pointer().truncating;
+  }
+
+  @Override
+  public void finishTruncate(long truncation) {
+    Pointer p = pointer();
+    if (p.truncating == truncation) {
+      p.truncating = 0;
+      dirty = true;
+    }
+  }
+
   @Override
   public long lastKeyNumber() {
     return pointer().keyNumbers;
@@ -263,19 +310,6 @@ final class LayoutView implements MetadataView {
     p.keyNumbers++;
     dirty = true;
     return p.keyNumbers;
-  }
-
-  @Override
-  public void raiseKeyNumbers(long floor) {
-    Pointer p = pointer();
-    if (floor < 0 || floor > io.snapds.dataset.SnapshotKeys.MAX_NUMBER) {
-      throw new IllegalArgumentException("key number floor must be between 0 and "
-          + io.snapds.dataset.SnapshotKeys.MAX_NUMBER + ", got " + floor);
-    }
-    if (floor > p.keyNumbers) {
-      p.keyNumbers = floor;
-      dirty = true;
-    }
   }
 
   @Override

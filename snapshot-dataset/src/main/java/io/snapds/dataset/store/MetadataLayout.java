@@ -22,7 +22,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  *   m + schemaId(4)                     a dataset schema: its text form with ids, the last field id
  *   e + sequence(8)                     outbox: one event (JSON, {@link EventCodec}) per change; pointer
  *                                       row column eseq = last sequence, column dropped = the
- *                                       sequence of the DROPPED event of a dataset being dropped (#13)
+ *                                       sequence of the DROPPED event of a dataset being dropped (#13);
+ *                                       pointer row column trunc = the truncate in progress (#36)
  *   o + name                            delivered position of a relay or consumer: column seq = the
  *                                       sequence of the newest event it acknowledged (#13)
  *   q + id(8)                           cleanup progress of a snapshot being cleaned: column v = the
@@ -69,6 +70,11 @@ final class MetadataLayout {
   static final byte[] EVENT_SEQ = Bytes.toBytes("eseq");
   /** Pointer row: the last key number given ({@link io.snapds.dataset.SnapshotKeys}, format 3). */
   static final byte[] KEY_NUMBERS = Bytes.toBytes("kno");
+  /**
+   * Pointer row: the write pointer of the transaction that reset the metadata for a truncate, until
+   * the truncate has emptied the data table; no snapshot begins meanwhile (#36).
+   */
+  static final byte[] TRUNCATING = Bytes.toBytes("trunc");
   /** Pointer row: the sequence of the DROPPED event, once the dataset is being dropped (#13). */
   static final byte[] DROPPED = Bytes.toBytes("dropped");
   static final byte[] EVENT = Bytes.toBytes("v");

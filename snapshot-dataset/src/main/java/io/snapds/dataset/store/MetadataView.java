@@ -63,12 +63,6 @@ public interface MetadataView {
    */
   long nextKeyNumber();
 
-  /**
-   * Makes the next key number given higher than {@code floor} (no change when it is already): a
-   * truncate carries the counter of the dataset's previous incarnation over, so that no number,
-   * and no key range, is given twice.
-   */
-  void raiseKeyNumbers(long floor);
 
   /** Committed snapshots, newest first. */
   List<SnapshotInfo> retained();
@@ -197,6 +191,23 @@ public interface MetadataView {
    * {@link #neverCommitted()} gets its CREATED event; for the create and the reconciler.
    */
   void announceCreated();
+
+  /**
+   * The first step of a truncate: deletes every snapshot record, index, tag, run and source name,
+   * the history and the schemas, clears the current pointer, writes the TRUNCATED event and marks
+   * the dataset as being truncated (no snapshot begins until {@link #finishTruncate}). Keeps the
+   * key number counter, the fences, the outbox and the delivered positions, so that nothing a
+   * process of the earlier incarnation holds (a key range, a lock token, an event sequence) is
+   * given again. Returns the mark: this transaction's write pointer, above the id of every
+   * snapshot the dataset had.
+   */
+  long resetForTruncate();
+
+  /** The mark of a truncate in progress (or cut off): {@link #resetForTruncate()}'s value; 0 if none. */
+  long truncating();
+
+  /** The last step of a truncate: snapshots may begin again. No-op unless {@code truncation} is the mark. */
+  void finishTruncate(long truncation);
 
   /** The sequence of the DROPPED event when the dataset is being dropped; 0 otherwise. */
   long droppedSequence();

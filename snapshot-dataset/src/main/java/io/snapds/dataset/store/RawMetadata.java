@@ -28,27 +28,6 @@ public final class RawMetadata {
 
   private RawMetadata() {}
 
-  /**
-   * The highest key number any version of the pointer row's {@code kno} holds, 0 if none. Every
-   * version counts, committed or not: a number a failed begin wrote may have reached a writer, and
-   * the counter only grows, so the maximum is never below the last number given.
-   */
-  public static long highestKeyNumber(Connection connection, DatasetId dataset) {
-    try (Table meta = connection.getTable(dataset.metaTable())) {
-      Result r = meta.get(new Get(MetadataLayout.STATE_ROW).addColumn(TxMetaTable.FAMILY, MetadataLayout.KEY_NUMBERS)
-          .readAllVersions());
-      long max = 0;
-      for (Cell c : cells(r)) {
-        if (c.getValueLength() == Long.BYTES) {
-          max = Math.max(max, Bytes.toLong(CellUtil.cloneValue(c)));
-        }
-      }
-      return max;
-    } catch (IOException | UncheckedIOException e) {
-      throw StorageErrors.translate(dataset, "read the key number counter", e);
-    }
-  }
-
   /** The record of {@code snapshot} as its raw cells say: one {@code Get} of every version of its row. */
   public static RawRecord record(Connection connection, DatasetId dataset, SnapshotId snapshot) {
     try (Table meta = connection.getTable(dataset.metaTable())) {

@@ -126,6 +126,8 @@ public final class ProtocolSimulation {
   private final TransactionSystemClient realTx;
   private TransactionSystemClient txClient;
   private volatile boolean stopping;
+  /** A truncate began and did not finish (its process crashed or it failed): the next maintainer runs it again. */
+  private volatile boolean truncateUnfinished;
   private int processes;
 
   /** A simulated run: {@code steps} steps of the scheduler on a {@link SimHBase} and an in-process Tephra. */
@@ -575,7 +577,7 @@ public final class ProtocolSimulation {
     while (!stopping) {
       try {
         int dice = r.nextInt(100);
-        if (dice < 20) {
+        if (dice < 20 && !truncateUnfinished) {
           ds.expireSnapshots().retainLast(1 + r.nextInt(2)).commit();
           count("expiries");
         } else if (dice < 45) {
@@ -606,9 +608,12 @@ public final class ProtocolSimulation {
           }
         } else if (dice < 80 && faults.contains(Fault.REGION_CHANGES)) {
           changeRegions(r);
-        } else if (dice < 82 && faults.contains(Fault.TRUNCATE)) {
-          scheduler.yieldPoint("truncate");
+        } else if ((dice < 85 || truncateUnfinished) && faults.contains(Fault.TRUNCATE)) {
+          // a truncate cut off (its process crashed, or it failed) is run again, as its operator would
+          scheduler.yieldPoint(truncateUnfinished ? "truncate again" : "truncate");
+          truncateUnfinished = true;
           datasets(clock).admin(dataset).truncate();
+          truncateUnfinished = false;
           model.truncated();
           count("truncates");
         } else {
@@ -705,6 +710,9 @@ public final class ProtocolSimulation {
     direct.abort(probe);
     // past every lease and every pin a dead reader left (a long transaction's lasts a day)
     clock.advance(Duration.ofDays(2));
+    if (truncateUnfinished) { // the operator finishes a truncate that was cut off
+      datasets(clock).admin(dataset).truncate();
+    }
     SnapshotDataset ds = datasets(clock).open(dataset);
     Reconciler.runOnce(ds, "final-reconciler", Duration.ofMinutes(30));
     for (int i = 0; i < 5 && !ds.cleanup().deferred().isEmpty(); i++) {

@@ -20,12 +20,8 @@ import org.junit.jupiter.api.Test;
  * its last steps, and runs again the same with {@code -Dsim.seed}.
  */
 class ProtocolSimulationTest {
-  /**
-   * The fault kinds of the suite's run: all but TRUNCATE, which still breaks promises in races with
-   * in-flight builds and readers (docs/design.md, "How the protocol is checked").
-   */
-  static final Set<ProtocolSimulation.Fault> DEFAULT_FAULTS = EnumSet.complementOf(
-      EnumSet.of(ProtocolSimulation.Fault.TRUNCATE));
+  /** The fault kinds of the suite's run: every one. */
+  static final Set<ProtocolSimulation.Fault> DEFAULT_FAULTS = EnumSet.allOf(ProtocolSimulation.Fault.class);
 
   @Test
   void everySeedKeepsEveryPromise() {

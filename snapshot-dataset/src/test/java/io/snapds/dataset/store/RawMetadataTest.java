@@ -32,7 +32,6 @@ class RawMetadataTest {
       admin.createTable(TableDescriptorBuilder.newBuilder(DATASET.metaTable())
           .setColumnFamily(ColumnFamilyDescriptorBuilder.of(TxMetaTable.FAMILY)).build());
     }
-    assertEquals(0, RawMetadata.highestKeyNumber(connection, DATASET));
     assertEquals(Optional.empty(), RawMetadata.recordedKeyNumber(connection, DATASET, SnapshotId.of(42)));
   }
 }
