@@ -412,11 +412,14 @@ public final class CompositeDatasetAdmin {
     // every version of a metadata cell is kept: Tephra visibility is decided on the client
     ColumnFamilyDescriptor meta = ColumnFamilyDescriptorBuilder.newBuilder(META_FAMILY)
         .setMaxVersions(Integer.MAX_VALUE).setInMemory(true).build();
+    // lock rows are deleted (idle locks, waiters, pins) and written again, often within one
+    // millisecond of the region server's clock: a delete marker must hide only what was written
+    // before it, not a grant of its millisecond (HBASE-15968)
     ColumnFamilyDescriptor lock = ColumnFamilyDescriptorBuilder.newBuilder(LOCK_FAMILY)
-        .setMaxVersions(1).setInMemory(true).build();
+        .setMaxVersions(1).setInMemory(true).setNewVersionBehavior(true).build();
     // reader pins have a family of their own, so that readers may write them and nothing else
     ColumnFamilyDescriptor pins = ColumnFamilyDescriptorBuilder.newBuilder(LockTable.PIN_FAMILY)
-        .setMaxVersions(1).setInMemory(true).build();
+        .setMaxVersions(1).setInMemory(true).setNewVersionBehavior(true).build();
     return List.of(
         new HBaseTableAdmin(admin, dataset.dataTable(), dataFamilies),
         new HBaseTableAdmin(admin, dataset.metaTable(), List.of(meta)),

@@ -44,7 +44,8 @@ final class HBaseTableAdmin implements TableAdmin {
     for (ColumnFamilyDescriptor f : families) {
       if (!current.hasColumnFamily(f.getName())) {
         admin.addColumnFamily(name, f);
-      } else if (current.getColumnFamily(f.getName()).getMaxVersions() != f.getMaxVersions()) {
+      } else if (current.getColumnFamily(f.getName()).getMaxVersions() != f.getMaxVersions()
+          || current.getColumnFamily(f.getName()).isNewVersionBehavior() != f.isNewVersionBehavior()) {
         admin.modifyColumnFamily(name, f);
       }
     }

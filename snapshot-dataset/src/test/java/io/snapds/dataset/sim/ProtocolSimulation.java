@@ -138,7 +138,7 @@ public final class ProtocolSimulation {
     this.faults = faults.isEmpty() ? EnumSet.noneOf(Fault.class) : EnumSet.copyOf(faults);
     this.random = new Random(seed);
     this.dataset = DATASET;
-    this.hbase = new SimHBase();
+    this.hbase = new SimHBase(seed);
     this.connection = new SimConnection(hbase);
     this.realTx = null;
     this.scheduler = new Scheduler(new Random(seed * 31 + 7), 60, 120);

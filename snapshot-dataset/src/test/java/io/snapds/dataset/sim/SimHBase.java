@@ -55,8 +55,23 @@ public final class SimHBase {
   private volatile Consumer<String> yieldPoint = what -> {};
   private final Set<String> namespaces = new HashSet<>(Set.of("default", "hbase"));
   private final Map<TableName, TableState> tables = new HashMap<>();
-  /** HBase's server timestamps: here a counter, so that runs repeat exactly. */
+  /**
+   * HBase's server timestamps, in milliseconds: here a counter, so that runs repeat exactly. Like a
+   * region server's clock it does not move at every mutation: two mutations of one millisecond get
+   * the same timestamp (a delete then hides a put of its millisecond), about one time in three.
+   */
   private long serverTime = 1_000_000L;
+  private final java.util.Random sameMillisecond;
+  private boolean holdMillisecond;
+
+  public SimHBase() {
+    this(0);
+  }
+
+  /** @param seed draws which mutations share their millisecond with the one before */
+  public SimHBase(long seed) {
+    this.sameMillisecond = new java.util.Random(seed);
+  }
   private long regionIds = 1;
   private long calls;
 
@@ -375,8 +390,18 @@ public final class SimHBase {
     return pass;
   }
 
+  /** From now on every mutation shares the millisecond of the one before (or, with false, draws again). */
+  synchronized void holdTheMillisecond(boolean hold) {
+    this.holdMillisecond = hold;
+  }
+
+  private static boolean newVersionBehavior(TableState t, byte[] family) {
+    ColumnFamilyDescriptor f = t.desc.getColumnFamily(family);
+    return f != null && f.isNewVersionBehavior();
+  }
+
   private void apply(TableState t, Mutation m) throws IOException {
-    long now = ++serverTime;
+    long now = holdMillisecond || sameMillisecond.nextInt(3) == 0 ? serverTime : ++serverTime;
     StoredRow row = t.rows.computeIfAbsent(m.getRow(), k -> new StoredRow());
     if (m instanceof Put) {
       for (List<Cell> cells : m.getFamilyCellMap().values()) {
@@ -389,7 +414,7 @@ public final class SimHBase {
       if (m.getFamilyCellMap().isEmpty()) { // the whole row, up to the delete's timestamp
         long ts = m.getTimestamp() == HConstants.LATEST_TIMESTAMP ? now : m.getTimestamp();
         for (ColumnFamilyDescriptor f : t.desc.getColumnFamilies()) {
-          row.deleteFamily(f.getName(), ts);
+          row.deleteFamily(f.getName(), ts, f.isNewVersionBehavior());
         }
       }
       for (List<Cell> cells : m.getFamilyCellMap().values()) {
@@ -397,8 +422,8 @@ public final class SimHBase {
           long ts = c.getTimestamp() == HConstants.LATEST_TIMESTAMP ? now : c.getTimestamp();
           byte[] fam = CellUtil.cloneFamily(c);
           switch (c.getType()) {
-            case DeleteFamily -> row.deleteFamily(fam, ts);
-            case DeleteColumn -> row.deleteColumn(fam, CellUtil.cloneQualifier(c), ts);
+            case DeleteFamily -> row.deleteFamily(fam, ts, newVersionBehavior(t, fam));
+            case DeleteColumn -> row.deleteColumn(fam, CellUtil.cloneQualifier(c), ts, newVersionBehavior(t, fam));
             case Delete -> {
               if (c.getTimestamp() == HConstants.LATEST_TIMESTAMP) {
                 row.deleteLatestVersion(fam, CellUtil.cloneQualifier(c));
@@ -478,11 +503,43 @@ public final class SimHBase {
           .computeIfAbsent(qualifier, k -> new TreeMap<>((a, b) -> Long.compare(b, a))).put(ts, value);
     }
 
-    void deleteFamily(byte[] family, long ts) {
+    /**
+     * A family's delete marker. With {@code NEW_VERSION_BEHAVIOR} (HBASE-15968) a marker hides only
+     * what was written before it, so it is applied at once to the versions there, and a later put
+     * of its timestamp or below stays visible; without, it hides every version at or below its
+     * timestamp, written before or after, until a major compaction.
+     */
+    void deleteFamily(byte[] family, long ts, boolean newVersionBehavior) {
+      if (newVersionBehavior) {
+        TreeMap<byte[], TreeMap<Long, byte[]>> fam = families.get(family);
+        if (fam != null) {
+          fam.values().forEach(versions -> versions.keySet().removeIf(v -> v <= ts));
+          fam.values().removeIf(TreeMap::isEmpty);
+          if (fam.isEmpty()) {
+            families.remove(family);
+          }
+        }
+        return;
+      }
       familyDeletes.merge(family, ts, Math::max);
     }
 
-    void deleteColumn(byte[] family, byte[] qualifier, long ts) {
+    /** A column's delete marker; see {@link #deleteFamily}. */
+    void deleteColumn(byte[] family, byte[] qualifier, long ts, boolean newVersionBehavior) {
+      if (newVersionBehavior) {
+        TreeMap<byte[], TreeMap<Long, byte[]>> fam = families.get(family);
+        TreeMap<Long, byte[]> versions = fam == null ? null : fam.get(qualifier);
+        if (versions != null) {
+          versions.keySet().removeIf(v -> v <= ts);
+          if (versions.isEmpty()) {
+            fam.remove(qualifier);
+          }
+          if (fam.isEmpty()) {
+            families.remove(family);
+          }
+        }
+        return;
+      }
       columnDeletes.computeIfAbsent(family, k -> new TreeMap<>(Bytes.BYTES_COMPARATOR)).merge(qualifier, ts, Math::max);
     }
 
