@@ -121,6 +121,30 @@ class LiveWriterKeepsItsLeaseIT {
   }
 
   /** Polls {@code condition} (a lease is a matter of time: this waits for time to pass, or for a waiter). */
+  /**
+   * ... but not past its build's maximum time: Tephra times the build's transaction out then, and
+   * cleanup takes the build for dead, so its heartbeat stops and a waiting writer gets the lock.
+   * Before, a writer that stayed open (a stuck or forgotten one) renewed its lease for as long as
+   * its process lived, and every other build under its lock waited.
+   */
+  @Test
+  void aWriterPastItsMaximumBuildTimeNoLongerKeepsItsLock() {
+    DatasetId id = MiniCluster.uniqueDataset("stuckwriter");
+    cluster.datasets().create(id, DatasetProperties.builder().maxBuildTime(Duration.ofSeconds(2))
+        .lockSettings(LockSettings.builder().leaseDuration(Duration.ofSeconds(1))
+            .heartbeatInterval(Duration.ofMillis(200)).build())
+        .build());
+    SnapshotDataset ds = cluster.datasets().open(id);
+    try (SnapshotWriter stuck = ds.newSnapshot().owner("stuck").begin()) {
+      long token = ds.lockStatus("writer").lease().orElseThrow().token();
+      // the writer stays open and alive; its lease lapses after its build time and the lease
+      await(() -> !ds.lockStatus("writer").isHeld(Instant.now()));
+      SnapshotInfo next = writeAndCommit(ds.newSnapshot().owner("next").begin(), "next", 2);
+      assertEquals(token + 1, next.fencingToken(), "the next writer got the lock, with the next token");
+      assertEquals(next.id(), ds.currentSnapshot().orElseThrow().id());
+    }
+  }
+
   private static void await(BooleanSupplier condition) {
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
     while (!condition.getAsBoolean()) {

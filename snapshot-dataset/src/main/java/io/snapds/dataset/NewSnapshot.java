@@ -105,7 +105,9 @@ public final class NewSnapshot {
     // pre-split and its region moves) may take longer than the lease, and a lease that lapsed
     // here would be taken over, or broken by a reconcile pass, under a writer that is alive. The
     // writer takes the keeper over; every other way out of here stops it
-    LeaseKeeper keeper = new LeaseKeeper(ops.locks(), lease, ops.properties().lockSettings());
+    // ... for at most the build's time: Tephra times the build out then, and cleanup takes it for dead
+    LeaseKeeper keeper = new LeaseKeeper(ops.locks(), lease, ops.properties().lockSettings(),
+        ops.properties().maxBuildTime());
     Transaction buildTx = null;
     try {
       buildTx = startBuild(ops.txClient(), ops.id(), ops.properties().maxBuildTime());

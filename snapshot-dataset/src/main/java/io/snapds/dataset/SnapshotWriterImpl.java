@@ -76,13 +76,24 @@ final class SnapshotWriterImpl implements SnapshotWriter {
   static SnapshotWriter resume(OperationsContext ops, SnapshotInfo recorded, SnapshotHandle handle) {
     requireBuilding(ops.id(), recorded);
     ops.remember(recorded);
-    LeaseKeeper keeper = new LeaseKeeper(ops.locks(), leaseOf(ops, handle), ops.properties().lockSettings());
+    LeaseKeeper keeper = new LeaseKeeper(ops.locks(), leaseOf(ops, handle), ops.properties().lockSettings(),
+        buildTimeLeft(ops, recorded.createdAt()));
     try {
       return new SnapshotWriterImpl(ops, handle, keeper, true); // the rows were written elsewhere
     } catch (RuntimeException | Error e) {
       keeper.close();
       throw e;
     }
+  }
+
+  /**
+   * How long a build begun at {@code createdAt} may still renew its lease: the rest of its maximum
+   * build time, past which Tephra times its transaction out and cleanup takes it for dead.
+   */
+  private static java.time.Duration buildTimeLeft(OperationsContext ops, java.time.Instant createdAt) {
+    java.time.Duration left = ops.properties().maxBuildTime().minus(java.time.Duration.between(createdAt,
+        ops.clock().instant()));
+    return left.isNegative() ? java.time.Duration.ZERO : left;
   }
 
   /** The lease {@code handle}'s writer holds, as a keeper renews it (conditioned on owner and token). */
