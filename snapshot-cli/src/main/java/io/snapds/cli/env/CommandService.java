@@ -41,6 +41,12 @@ import org.slf4j.LoggerFactory;
  * {@code R\n}, before any output: "this one did not run, run it in your own JVM"
  * (a command that reads standard input or manages the server, another home, a cluster, or a build
  * newer than the server's).
+ *
+ * <p>Before the token nothing is spent on a connection: it is read by one of a few handshake
+ * threads (a bounded queue behind them; past it a connection is closed at once), within
+ * {@value #DEFAULT_HANDSHAKE_TIMEOUT_MS} ms ({@link #HANDSHAKE_TIMEOUT_MS}) and at most 64 bytes,
+ * and only a connection with the right token counts as a running command (which keeps the server
+ * from idling out) and gets a thread of its own.
  */
 public final class CommandService implements AutoCloseable {
   /** Runs one command line inside the server. */
@@ -55,6 +61,17 @@ public final class CommandService implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CommandService.class);
   private static final int MAX_ARGS = 1_000;
   private static final int MAX_STRING = 1 << 20;
+  /** The token is 32 hex characters; a longer first string is not read further. */
+  private static final int MAX_TOKEN = 64;
+  /**
+   * How long a connection may take to send its token and its command line, in milliseconds (the
+   * launcher sends them at once): a connection that sends nothing is closed then.
+   */
+  static final String HANDSHAKE_TIMEOUT_MS = "snapds.server.handshake.timeout.ms";
+  private static final int DEFAULT_HANDSHAKE_TIMEOUT_MS = 5_000;
+  /** Connections whose token is being read at once, and how many more may wait for a thread. */
+  private static final int HANDSHAKE_THREADS = 4;
+  private static final int HANDSHAKE_QUEUE = 32;
 
   private final Path home;
   private final Environment env;
@@ -63,6 +80,9 @@ public final class CommandService implements AutoCloseable {
   private final String token;
   private final long build;
   private final ExecutorService workers;
+  /** Reads tokens and command lines: bounded, so connections that never send one cost little. */
+  private final java.util.concurrent.ThreadPoolExecutor handshakes;
+  private final int handshakeTimeoutMs;
   private final AtomicInteger running = new AtomicInteger();
   private final AtomicReference<Instant> lastUsed = new AtomicReference<>(Instant.EPOCH);
   private final Thread acceptor;
@@ -79,6 +99,14 @@ public final class CommandService implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
+    this.handshakeTimeoutMs = Integer.getInteger(HANDSHAKE_TIMEOUT_MS, DEFAULT_HANDSHAKE_TIMEOUT_MS);
+    this.handshakes = new java.util.concurrent.ThreadPoolExecutor(HANDSHAKE_THREADS, HANDSHAKE_THREADS, 30,
+        TimeUnit.SECONDS, new java.util.concurrent.ArrayBlockingQueue<>(HANDSHAKE_QUEUE), r -> {
+          Thread t = new Thread(r, "snapds-command-handshake");
+          t.setDaemon(true);
+          return t;
+        });
+    handshakes.allowCoreThreadTimeOut(true);
     this.acceptor = new Thread(this::accept, "snapds-command-accept");
     acceptor.setDaemon(true);
   }
@@ -115,7 +143,13 @@ public final class CommandService implements AutoCloseable {
     while (!socket.isClosed()) {
       try {
         Socket client = socket.accept();
-        workers.execute(() -> serve(client));
+        try {
+          handshakes.execute(() -> handshake(client));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+          LOG.warn("refused a command connection: {} connections are already waiting to send a token",
+              HANDSHAKE_THREADS + HANDSHAKE_QUEUE);
+          closeQuietly(client);
+        }
       } catch (SocketException e) {
         return; // closed
       } catch (IOException | RuntimeException e) {
@@ -124,24 +158,63 @@ public final class CommandService implements AutoCloseable {
     }
   }
 
-  private void serve(Socket client) {
-    running.incrementAndGet();
-    try (client; OutputStream raw = client.getOutputStream()) {
+  /** A command line a client with the token sent. */
+  private record Request(Path clientHome, List<String> args) {}
+
+  /**
+   * Reads the token, within the handshake timeout and at most {@link #MAX_TOKEN} bytes, then the
+   * command line; only a connection with the right token counts as a command and gets a thread of
+   * its own. Anything else is closed here.
+   */
+  private void handshake(Socket client) {
+    Request request;
+    try {
+      client.setSoTimeout(handshakeTimeoutMs);
       InputStream in = new BufferedInputStream(client.getInputStream());
-      if (!MessageDigest.isEqual(token.getBytes(StandardCharsets.UTF_8), readString(in).getBytes(StandardCharsets.UTF_8))) {
+      if (!MessageDigest.isEqual(token.getBytes(StandardCharsets.UTF_8),
+          readString(in, MAX_TOKEN).getBytes(StandardCharsets.UTF_8))) {
         LOG.warn("refused a command connection with a wrong token");
+        closeQuietly(client);
         return;
       }
-      readString(in); // the client's working directory: commands that read files run in its own JVM
-      Path clientHome = Path.of(readString(in)).toAbsolutePath().normalize();
-      int n = Integer.parseInt(readString(in));
+      readString(in, MAX_STRING); // the client's working directory: commands that read files run in its own JVM
+      Path clientHome = Path.of(readString(in, MAX_STRING)).toAbsolutePath().normalize();
+      int n = Integer.parseInt(readString(in, MAX_STRING));
       if (n < 0 || n > MAX_ARGS) {
         throw new IOException("bad argument count " + n);
       }
       List<String> args = new ArrayList<>(n);
       for (int i = 0; i < n; i++) {
-        args.add(readString(in));
+        args.add(readString(in, MAX_STRING));
       }
+      client.setSoTimeout(0);
+      request = new Request(clientHome, args);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("a command connection failed before its command: {}", e.toString());
+      closeQuietly(client);
+      return;
+    }
+    running.incrementAndGet();
+    try {
+      workers.execute(() -> serve(client, request));
+    } catch (java.util.concurrent.RejectedExecutionException e) { // stopping
+      running.decrementAndGet();
+      closeQuietly(client);
+    }
+  }
+
+  private static void closeQuietly(Socket client) {
+    try {
+      client.close();
+    } catch (IOException e) {
+      // closing anyway
+    }
+  }
+
+  private void serve(Socket client, Request request) {
+    try (client; OutputStream raw = client.getOutputStream()) {
+      Path clientHome = request.clientHome();
+      List<String> args = request.args();
       if (!clientHome.equals(home) || ServerInfo.currentBuild() != build) {
         send(raw, "R\n");
         return;
@@ -173,15 +246,15 @@ public final class CommandService implements AutoCloseable {
     }
   }
 
-  private static String readString(InputStream in) throws IOException {
+  private static String readString(InputStream in, int max) throws IOException {
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
     int b;
     while ((b = in.read()) != 0) {
       if (b < 0) {
         throw new IOException("the client closed the connection");
       }
-      if (buf.size() >= MAX_STRING) {
-        throw new IOException("an argument longer than " + MAX_STRING + " bytes");
+      if (buf.size() >= max) {
+        throw new IOException("a string longer than " + max + " bytes");
       }
       buf.write(b);
     }
@@ -195,6 +268,7 @@ public final class CommandService implements AutoCloseable {
     } catch (IOException e) {
       // closing anyway
     }
+    handshakes.shutdownNow();
     workers.shutdown();
     try {
       if (!workers.awaitTermination(timeoutMillis, TimeUnit.MILLISECONDS)) {

@@ -1,0 +1,134 @@
+package io.snapds.cli.env;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The home server's command port before the token (issue #42): a connection that sends nothing,
+ * or a huge first string, is closed within the handshake timeout and never counts as a running
+ * command (which kept the server from idling out); a flood of such connections neither takes a
+ * thread each nor keeps a client with the token from running its command.
+ */
+class CommandServiceTest {
+  @TempDir
+  static Path home;
+  private static CommandService service;
+
+  @BeforeAll
+  static void start() throws IOException {
+    System.setProperty(CommandService.HANDSHAKE_TIMEOUT_MS, "300");
+    service = CommandService.start(home.toAbsolutePath().normalize(), null, (args, h, env, out, err) -> {
+      out.print("ran " + String.join(" ", args));
+      return OptionalInt.of(0);
+    });
+  }
+
+  @AfterAll
+  static void stop() {
+    service.close();
+    System.clearProperty(CommandService.HANDSHAKE_TIMEOUT_MS);
+  }
+
+  @Test
+  void aConnectionThatSendsNothingIsClosedAndNeverCountsAsACommand() throws IOException {
+    try (Socket idle = connect()) {
+      assertEquals(-1, readOrTimeOut(idle), "the server closes a connection that sends no token");
+      assertEquals(0, service.running());
+    }
+  }
+
+  @Test
+  void aFirstStringLongerThanAnyTokenIsNotReadOn() throws IOException {
+    try (Socket big = connect()) {
+      OutputStream out = big.getOutputStream();
+      byte[] mebibyte = new byte[1 << 20];
+      java.util.Arrays.fill(mebibyte, (byte) 'a');
+      try {
+        out.write(mebibyte);
+      } catch (IOException closedMeanwhile) {
+        // the server closed it after 64 bytes: what this test wants
+      }
+      assertEquals(-1, readOrTimeOut(big));
+    }
+  }
+
+  @Test
+  void aFloodOfSilentConnectionsDoesNotKeepAClientWithTheTokenFromRunning() throws IOException {
+    List<Socket> flood = new ArrayList<>();
+    try {
+      for (int i = 0; i < 200; i++) {
+        flood.add(connect());
+      }
+      String answer = runWithToken("status", "--json");
+      assertTrue(answer.startsWith("A\n"), "the command was taken on: " + answer);
+      assertTrue(answer.contains("ran status --json") && answer.endsWith("X0\n"), answer);
+    } finally {
+      for (Socket s : flood) {
+        s.close();
+      }
+    }
+  }
+
+  /** Sends a command line as the launcher does; retries while the flood fills the queue. */
+  private String runWithToken(String... args) throws IOException {
+    for (int attempt = 0; attempt < 100; attempt++) {
+      try (Socket s = connect()) {
+        ByteArrayOutputStream req = new ByteArrayOutputStream();
+        for (String part : concat(service.token(), "/tmp", home.toAbsolutePath().normalize().toString(),
+            Integer.toString(args.length), args)) {
+          req.write(part.getBytes(StandardCharsets.UTF_8));
+          req.write(0);
+        }
+        s.getOutputStream().write(req.toByteArray());
+        s.getOutputStream().flush();
+        String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!answer.isEmpty()) {
+          return answer;
+        }
+      } catch (IOException refusedWhileFlooded) {
+        // closed before an answer: the queue was full; the launcher then runs the command itself
+      }
+    }
+    throw new AssertionError("no answer in 100 attempts");
+  }
+
+  private static List<String> concat(String a, String b, String c, String d, String[] rest) {
+    List<String> all = new ArrayList<>(List.of(a, b, c, d));
+    all.addAll(List.of(rest));
+    return all;
+  }
+
+  private static Socket connect() throws IOException {
+    return new Socket(InetAddress.getLoopbackAddress(), service.port());
+  }
+
+  /** The next byte, -1 at the end; fails if the server keeps the connection open for 30 s. */
+  private static int readOrTimeOut(Socket s) throws IOException {
+    s.setSoTimeout(30_000);
+    InputStream in = s.getInputStream();
+    try {
+      return in.read();
+    } catch (SocketTimeoutException e) {
+      throw new AssertionError("the server kept a silent connection open for 30 s");
+    } catch (java.net.SocketException reset) {
+      return -1; // closed with unread input: a reset
+    }
+  }
+}
