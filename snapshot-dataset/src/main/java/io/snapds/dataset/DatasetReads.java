@@ -170,17 +170,40 @@ final class DatasetReads implements TransactionAware {
 
   SnapshotReader readAsOf(Instant time) {
     checkNotNull(time, "time must not be null");
-    return reader(ops.remember(read(view -> {
-      HistoryEntry asOf = view.currentAt(time).orElseThrow(() -> view.historyHorizon().isPresent()
-          ? new HistoryHorizonException(id, "time " + time)
-          : new SnapshotNotAvailableException(id, "dataset " + id + " had no current snapshot at " + time));
-      return readable(view, asOf.snapshot());
-    })));
+    return reader(ops.remember(read(view -> asOf(view, time))));
   }
 
   SnapshotReader readTag(String tag) {
-    return reader(ops.remember(read(view -> readable(view, view.tagged(tag).orElseThrow(() ->
-        new SnapshotNotAvailableException(id, "dataset " + id + " has no snapshot tagged '" + tag + "'")).id()))));
+    return reader(ops.remember(read(view -> tagged(view, tag))));
+  }
+
+  private SnapshotInfo asOf(MetadataView view, Instant time) {
+    HistoryEntry asOf = view.currentAt(time).orElseThrow(() -> view.historyHorizon().isPresent()
+        ? new HistoryHorizonException(id, "time " + time)
+        : new SnapshotNotAvailableException(id, "dataset " + id + " had no current snapshot at " + time));
+    return readable(view, asOf.snapshot());
+  }
+
+  private SnapshotInfo tagged(MetadataView view, String tag) {
+    return readable(view, view.tagged(tag).orElseThrow(() ->
+        new SnapshotNotAvailableException(id, "dataset " + id + " has no snapshot tagged '" + tag + "'")).id());
+  }
+
+  /**
+   * Resolves {@code selector} as a read with it would ({@link #readSnapshot}, {@link #readTag},
+   * {@link #readAsOf}) and pins the snapshot for {@code owner}: "current" through
+   * {@link #pinCurrent}, the others through {@link #pin}, which checks again once the pin row exists.
+   *
+   * @throws SnapshotNotAvailableException if there is no such readable snapshot
+   */
+  ReaderPin pin(io.snapds.dataset.read.SnapshotSelector selector, String owner, Duration ttl) {
+    checkNotNull(selector, "snapshot selector must not be null");
+    if (selector.isCurrent()) {
+      return pinCurrent(owner, ttl);
+    }
+    SnapshotId snapshot = selector.snapshotId().orElseGet(() -> read(view -> selector.tagName().isPresent()
+        ? tagged(view, selector.tagName().get()) : asOf(view, selector.asOfTime().orElseThrow())).id());
+    return pin(snapshot, owner, ttl);
   }
 
   /** A reader of {@code snapshot} that fails rather than return rows cleanup may have cut short. */

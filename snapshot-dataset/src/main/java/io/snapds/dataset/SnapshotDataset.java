@@ -4,6 +4,7 @@ import static com.google.common.base.Preconditions.checkNotNull;
 
 import io.snapds.dataset.lock.LockLease;
 import io.snapds.dataset.lock.LockStatus;
+import io.snapds.dataset.read.SnapshotSelector;
 import io.snapds.dataset.store.MetadataView;
 import java.time.Duration;
 import java.time.Instant;
@@ -161,6 +162,35 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
   /** A reader of the snapshot tagged {@code tag}. */
   public SnapshotReader readTag(String tag) {
     return reads.readTag(tag);
+  }
+
+  // ---- diffs ----
+
+  /** {@link #diff(SnapshotSelector, SnapshotSelector, RowScan)} of every row and column. */
+  public DiffScanner diff(SnapshotSelector from, SnapshotSelector to) {
+    return diff(from, to, RowScan.all());
+  }
+
+  /**
+   * The rows that differ between two snapshots, in key order: {@link RowChange.Kind#ADDED} (only in
+   * {@code to}), {@link RowChange.Kind#REMOVED} (only in {@code from}) or {@link RowChange.Kind#CHANGED}
+   * (in both, with other cells on the scan's columns), each with the row as each snapshot holds it.
+   * Each selector resolves as a read with it does ({@code current}, by id, by tag, as of a time);
+   * the same snapshot twice gives an empty diff. {@code scan} narrows it to a key range or prefix and
+   * to columns (a row is changed only if the projected cells differ); its limit counts changes.
+   *
+   * <p>A merge of one scan of each snapshot, each read as {@link SnapshotReader#scan} reads, with the
+   * cleaning check at the end of each; memory holds one row of each side, whatever the number of rows
+   * or of changes. Both snapshots are pinned ({@link ReaderPin}) until the scanner is closed or its
+   * changes run out: cleanup keeps both while the diff runs. Close it when done.
+   *
+   * @throws SnapshotNotAvailableException if a selector names no readable snapshot (naming it)
+   * @throws SnapshotCleanedException if cleanup has begun deleting either snapshot
+   * @throws io.snapds.dataset.schema.SchemaException if the two snapshots' schemas store one projected
+   *     field under other names or types (a rename or widening between them), naming the field
+   */
+  public DiffScanner diff(SnapshotSelector from, SnapshotSelector to, RowScan scan) {
+    return SnapshotDiff.open(ops, reads, from, to, scan);
   }
 
   /** Metadata bytes fetched by this dataset's reads and updates so far (for benchmarks). */

@@ -401,7 +401,7 @@ public final class ProtocolSimulation {
     SnapshotDataset ds = open(r);
     while (!stopping) {
       try {
-        switch (r.nextInt(9)) {
+        switch (r.nextInt(10)) {
           case 0 -> {
             SnapshotReader reader = ds.readCurrent();
             model.read("readCurrent", reader.snapshotId(), scan(reader.scan(RowScan.all())));
@@ -429,6 +429,7 @@ public final class ProtocolSimulation {
             model.read("readTag", reader.snapshotId(), scan(reader.scan(RowScan.all())));
           }
           case 6 -> readInLongTransaction(ds);
+          case 7 -> diff(ds, r);
           default -> splitJob(ds, r);
         }
         count("reads");
@@ -436,6 +437,47 @@ public final class ProtocolSimulation {
         count("read error: " + e.getClass().getSimpleName());
       }
     }
+  }
+
+  /**
+   * A diff of two published snapshots (by id, by the "gold" tag, or the current one), with random
+   * scanner caching, iterated or summed: it must equal the model's diff of the two snapshots it
+   * pinned, or fail typed; a {@code SnapshotCleanedException} before its pins lapsed (they are
+   * taken at open for {@code SnapshotDiff.PIN_TTL}; the keeper renews them in real time, which a
+   * simulated run does not reach) is a diff cut short.
+   */
+  private void diff(SnapshotDataset ds, Random r) {
+    io.snapds.dataset.read.SnapshotSelector from = selector(r);
+    io.snapds.dataset.read.SnapshotSelector to = selector(r);
+    RowScan scan = RowScan.all().caching(1 + r.nextInt(20));
+    Instant pinnedUntil = clock.instant().plus(Duration.ofMinutes(10)).minusSeconds(5);
+    try (io.snapds.dataset.DiffScanner diff = ds.diff(from, to, scan)) {
+      if (r.nextBoolean()) {
+        List<String> changes = new ArrayList<>();
+        for (io.snapds.dataset.RowChange c : diff) {
+          changes.add(c.kind() + " " + c.keyAsString() + " " + c.before().map(ProtocolSimulation::value).orElse("-")
+              + " -> " + c.after().map(ProtocolSimulation::value).orElse("-"));
+        }
+        model.diffed(diff.from(), diff.to(), changes);
+      } else {
+        io.snapds.dataset.DiffSummary sum = diff.summary();
+        model.diffedSummary(sum.from(), sum.to(), sum.added(), sum.removed(), sum.changed(), sum.unchanged());
+      }
+      count("diffs");
+    } catch (io.snapds.dataset.SnapshotCleanedException e) {
+      if (clock.instant().isBefore(pinnedUntil)) {
+        model.violation("a diff whose pins had not lapsed was cut short: " + e.getMessage());
+      }
+      throw e;
+    }
+  }
+
+  private io.snapds.dataset.read.SnapshotSelector selector(Random r) {
+    Optional<SnapshotId> any = model.anyPublished(r);
+    int pick = r.nextInt(5);
+    return pick == 0 || any.isEmpty() ? io.snapds.dataset.read.SnapshotSelector.current()
+        : pick == 1 ? io.snapds.dataset.read.SnapshotSelector.tag("gold")
+        : io.snapds.dataset.read.SnapshotSelector.snapshot(any.get());
   }
 
   /** A long transaction (a report that runs for hours): its start pins the snapshot it resolves. */
@@ -949,6 +991,48 @@ public final class ProtocolSimulation {
       } else if (!expected.equals(rows)) {
         violation(how + " of snapshot " + id + " got " + diff(expected, rows));
       }
+    }
+
+    /** The changes from {@code from} to {@code to} as the diff prints them, in key order. */
+    private Optional<List<String>> expectedDiff(String how, SnapshotId from, SnapshotId to) {
+      Map<String, String> a = content.get(from);
+      Map<String, String> b = content.get(to);
+      for (SnapshotId id : List.of(from, to)) {
+        if (content.get(id) == null || refused.contains(id)) {
+          violation(how + " read snapshot " + id + ", which no writer published");
+          return Optional.empty();
+        }
+      }
+      TreeMap<String, String> out = new TreeMap<>();
+      a.forEach((k, v) -> out.put(k, b.containsKey(k)
+          ? (b.get(k).equals(v) ? null : "CHANGED " + k + " " + v + " -> " + b.get(k)) : "REMOVED " + k + " " + v + " -> -"));
+      b.forEach((k, v) -> {
+        if (!a.containsKey(k)) {
+          out.put(k, "ADDED " + k + " - -> " + v);
+        }
+      });
+      out.values().removeIf(java.util.Objects::isNull);
+      return Optional.of(new ArrayList<>(out.values()));
+    }
+
+    void diffed(SnapshotId from, SnapshotId to, List<String> changes) {
+      expectedDiff("diff", from, to).filter(want -> !want.equals(changes)).ifPresent(want -> violation("diff "
+          + from + ".." + to + " returned " + changes.size() + " changes, the model has " + want.size() + "; first "
+          + "differences: " + changes.stream().filter(c -> !want.contains(c)).limit(3).toList() + " instead of "
+          + want.stream().filter(c -> !changes.contains(c)).limit(3).toList()));
+    }
+
+    void diffedSummary(SnapshotId from, SnapshotId to, long added, long removed, long changed, long unchanged) {
+      expectedDiff("diff summary", from, to).ifPresent(want -> {
+        long[] counts = {want.stream().filter(c -> c.startsWith("ADDED")).count(),
+            want.stream().filter(c -> c.startsWith("REMOVED")).count(),
+            want.stream().filter(c -> c.startsWith("CHANGED")).count(),
+            content.get(to).size() - want.stream().filter(c -> !c.startsWith("REMOVED")).count()};
+        if (!java.util.Arrays.equals(counts, new long[] {added, removed, changed, unchanged})) {
+          violation("diff summary " + from + ".." + to + " counted " + List.of(added, removed, changed, unchanged)
+              + " (added, removed, changed, unchanged); the model has " + java.util.Arrays.toString(counts));
+        }
+      });
     }
 
     void readOne(SnapshotId id, String key, Optional<String> value) {

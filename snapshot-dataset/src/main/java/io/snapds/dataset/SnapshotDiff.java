@@ -1,0 +1,333 @@
+package io.snapds.dataset;
+
+import static com.google.common.base.Preconditions.checkNotNull;
+import static com.google.common.base.Preconditions.checkState;
+
+import io.snapds.dataset.read.SnapshotSelector;
+import io.snapds.dataset.schema.Field;
+import io.snapds.dataset.schema.Schema;
+import io.snapds.dataset.schema.SchemaException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * A diff of two snapshots: a merge of two sorted scans, one of each snapshot's key range, each
+ * through the snapshot reader every read uses ({@link FixedSnapshotReader}: the data table's
+ * scan, and the cleaning check when its rows run out or on close). Holds one row of each side at a
+ * time (and the scanners' caches), never a side's rows: its memory does not grow with the rows
+ * read or the rows that differ. Both snapshots are pinned ({@link ReaderPin}, renewed by a
+ * {@link PinKeeper}) from before the first row to the end or {@link #close()}.
+ *
+ * <p>Rows are compared on their cells as stored (family, qualifier, value; not timestamps), on the
+ * columns of the diff's {@link RowScan} only: the scans fetch nothing else. Not thread-safe.
+ */
+final class SnapshotDiff implements DiffScanner {
+  /**
+   * The pins' time-to-live: renewed every third of it while the diff is open, so a process that
+   * dies leaves them at most this long.
+   */
+  static final Duration PIN_TTL = Duration.ofMinutes(10);
+  /** Why a pinned diff can still lose a snapshot, and what to do. */
+  static final String PIN_LAPSED = "the diff's reader pin on it lapsed (this process did not renew it within its"
+      + " time-to-live, and cleanup collected it); run the diff again while both snapshots are retained";
+
+  private final SnapshotId from;
+  private final SnapshotId to;
+  private final List<AutoCloseable> held; // the pins' keepers
+  private final RowScanner fromRows;
+  private final RowScanner toRows;
+  private final Iterator<SnapshotRow> before;
+  private final Iterator<SnapshotRow> after;
+  private final int beforePrefix;
+  private final int afterPrefix;
+  private final long limit;
+  private SnapshotRow a;
+  private SnapshotRow b;
+  private long added;
+  private long removed;
+  private long changed;
+  private long unchanged;
+  private boolean iterated;
+  private boolean closed;
+
+  private SnapshotDiff(SnapshotId from, SnapshotId to, List<AutoCloseable> held, RowScanner fromRows,
+      SnapshotKeys fromKeys, RowScanner toRows, SnapshotKeys toKeys, long limit) {
+    this.from = from;
+    this.to = to;
+    this.held = held;
+    this.fromRows = fromRows;
+    this.toRows = toRows;
+    this.before = fromRows.iterator();
+    this.after = toRows.iterator();
+    this.beforePrefix = fromKeys.prefixLength();
+    this.afterPrefix = toKeys.prefixLength();
+    this.limit = limit;
+  }
+
+  /**
+   * Resolves and pins both snapshots (the second pin after the first; a failure releases what was
+   * pinned), checks that neither is being cleaned already and that their schemas compare, and
+   * opens one scan of each.
+   *
+   * @throws SnapshotNotAvailableException if a selector names no readable snapshot
+   * @throws SnapshotCleanedException if cleanup has begun deleting either snapshot
+   * @throws SchemaException if the two schemas give one field different names or types
+   */
+  static SnapshotDiff open(OperationsContext ops, DatasetReads reads, SnapshotSelector from, SnapshotSelector to,
+      RowScan scan) {
+    checkNotNull(from, "'from' snapshot selector must not be null");
+    checkNotNull(to, "'to' snapshot selector must not be null");
+    checkNotNull(scan, "scan must not be null");
+    List<AutoCloseable> held = new ArrayList<>(2);
+    List<RowScanner> scanners = new ArrayList<>(2);
+    try {
+      ReaderPin fromPin = keep(held, reads.pin(from, "diff:from", PIN_TTL));
+      ReaderPin toPin = keep(held, reads.pin(to, "diff:to", PIN_TTL));
+      SnapshotKeys fromKeys = ops.keys(fromPin.snapshotId());
+      SnapshotKeys toKeys = ops.keys(toPin.snapshotId());
+      FixedSnapshotReader fromReader = reader(ops, fromKeys);
+      FixedSnapshotReader toReader = reader(ops, toKeys);
+      // a pin taken after cleanup began deleting protects nothing: refuse now rather than at the end
+      new CleanedCheck(ops.locks(), ops.connection(), ops.id(), fromKeys.id(), PIN_LAPSED).verify();
+      new CleanedCheck(ops.locks(), ops.connection(), ops.id(), toKeys.id(), PIN_LAPSED).verify();
+      requireComparable(ops.id(), fromKeys.id(), toKeys.id(), reads.read(view -> List.of(
+          DatasetSchemas.ofSnapshot(view, ops.id(), fromKeys.id()),
+          DatasetSchemas.ofSnapshot(view, ops.id(), toKeys.id()))), scan);
+      RowScan sides = scan.limit(0); // the limit counts changes, not the rows of either side
+      scanners.add(fromReader.scan(sides));
+      scanners.add(toReader.scan(sides));
+      return new SnapshotDiff(fromKeys.id(), toKeys.id(), held, scanners.get(0), fromKeys, scanners.get(1), toKeys,
+          scan.limit());
+    } catch (RuntimeException e) {
+      for (RowScanner s : scanners) {
+        closeQuietly(s::close, e);
+      }
+      for (AutoCloseable h : held) {
+        closeQuietly(h, e);
+      }
+      throw e;
+    }
+  }
+
+  private static ReaderPin keep(List<AutoCloseable> held, ReaderPin pin) {
+    held.add(new PinKeeper(pin, PIN_TTL));
+    return pin;
+  }
+
+  private static FixedSnapshotReader reader(OperationsContext ops, SnapshotKeys keys) {
+    return new FixedSnapshotReader(ops.data(), keys, new CleanedCheck(ops.locks(), ops.connection(), ops.id(),
+        keys.id(), PIN_LAPSED));
+  }
+
+  /**
+   * Cells compare across two schemas when no field has, in the other, the same id under another
+   * name or with another type (a rename or a widening, which store the same value as other bytes):
+   * fields added or dropped between them are fine (a value that appears or goes is a change).
+   * Only the fields the scan projects count. Schema-less snapshots compare as bytes.
+   *
+   * @throws SchemaException naming the first field that does not compare
+   */
+  static void requireComparable(DatasetId dataset, SnapshotId from, SnapshotId to, List<Optional<Schema>> schemas,
+      RowScan scan) {
+    Optional<Schema> a = schemas.get(0);
+    Optional<Schema> b = schemas.get(1);
+    if (a.isEmpty() || b.isEmpty() || a.get().equals(b.get())) {
+      return;
+    }
+    for (Field f : a.get().fields()) {
+      Optional<Field> g = b.get().findField(f.id());
+      if (f.isKey() || g.isEmpty() || g.get().name().equals(f.name()) && g.get().type().equals(f.type())) {
+        continue; // a key field's encoding is its type's, and key types never change
+      }
+      if (projected(scan, f.name()) || projected(scan, g.get().name())) {
+        throw new SchemaException(f.name(), "cannot diff snapshot " + from + " and " + to + " of " + dataset
+            + ": field '" + f.name() + "' (" + f.type() + ") of " + from + " is '" + g.get().name() + "' ("
+            + g.get().type() + ") in " + to + ", so the same values are stored as other cells and every row would"
+            + " compare changed; leave the field out of the diff's columns, or decode both snapshots and compare"
+            + " the records");
+      }
+    }
+  }
+
+  private static boolean projected(RowScan scan, String field) {
+    if (scan.columns().isEmpty()) {
+      return true;
+    }
+    byte[] q = Bytes.toBytes(field);
+    return scan.columns().stream().anyMatch(c -> c.qualifier() == null || Bytes.equals(c.qualifier(), q));
+  }
+
+  @Override
+  public SnapshotId from() {
+    return from;
+  }
+
+  @Override
+  public SnapshotId to() {
+    return to;
+  }
+
+  @Override
+  public Iterator<RowChange> iterator() {
+    checkState(!iterated, "a diff is iterated once");
+    iterated = true;
+    return new Iterator<>() {
+      private RowChange next;
+
+      @Override
+      public boolean hasNext() {
+        if (next == null) {
+          next = advance(true);
+        }
+        return next != null;
+      }
+
+      @Override
+      public RowChange next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        RowChange c = next;
+        next = null;
+        return c;
+      }
+    };
+  }
+
+  @Override
+  public DiffSummary summary() {
+    checkState(!iterated, "summary() counts a diff not iterated yet");
+    iterated = true;
+    while (advance(false) != null) {
+      // counted in advance
+    }
+    return new DiffSummary(from, to, added, removed, changed, unchanged);
+  }
+
+  /**
+   * The next change in key order (a placeholder when {@code build} is false), or null at the end
+   * (or the limit), when both scanners are closed and the pins released. Each step takes the
+   * smaller key of the two current rows; equal keys are compared cell by cell.
+   */
+  private RowChange advance(boolean build) {
+    if (closed) {
+      return null;
+    }
+    if (limit > 0 && added + removed + changed >= limit) {
+      close();
+      return null;
+    }
+    while (true) {
+      if (a == null && before.hasNext()) {
+        a = before.next();
+      }
+      if (b == null && after.hasNext()) {
+        b = after.next();
+      }
+      if (a == null && b == null) {
+        close();
+        return null;
+      }
+      int cmp = a == null ? 1 : b == null ? -1 : compareKeys(a, beforePrefix, b, afterPrefix);
+      if (cmp < 0) {
+        removed++;
+        RowChange c = build ? RowChange.removed(a) : PLACEHOLDER;
+        a = null;
+        return c;
+      }
+      if (cmp > 0) {
+        added++;
+        RowChange c = build ? RowChange.added(b) : PLACEHOLDER;
+        b = null;
+        return c;
+      }
+      boolean same = sameCells(a, b);
+      SnapshotRow oldRow = a;
+      SnapshotRow newRow = b;
+      a = null;
+      b = null;
+      if (!same) {
+        changed++;
+        return build ? RowChange.changed(oldRow, newRow) : PLACEHOLDER;
+      }
+      unchanged++;
+    }
+  }
+
+  private static final RowChange PLACEHOLDER = RowChange.added(new SnapshotRow(new byte[] {0},
+      new java.util.TreeMap<>(Bytes.BYTES_COMPARATOR)));
+
+  /** Compares the user keys of two stored rows without copying them (the prefixes may differ in length). */
+  static int compareKeys(SnapshotRow x, int xPrefix, SnapshotRow y, int yPrefix) {
+    Cell cx = x.cells().get(0);
+    Cell cy = y.cells().get(0);
+    return Bytes.compareTo(cx.getRowArray(), cx.getRowOffset() + xPrefix, cx.getRowLength() - xPrefix,
+        cy.getRowArray(), cy.getRowOffset() + yPrefix, cy.getRowLength() - yPrefix);
+  }
+
+  /** Same columns with the same values, in HBase's order (timestamps are not compared). */
+  static boolean sameCells(SnapshotRow x, SnapshotRow y) {
+    List<Cell> cx = x.cells();
+    List<Cell> cy = y.cells();
+    if (cx.size() != cy.size()) {
+      return false;
+    }
+    for (int i = 0; i < cx.size(); i++) {
+      Cell p = cx.get(i);
+      Cell q = cy.get(i);
+      if (!CellUtil.matchingFamily(p, q) || !CellUtil.matchingQualifier(p, q) || !CellUtil.matchingValue(p, q)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Closes both scanners (each runs its cleaning check if its rows had not run out) and releases
+   * both pins, whatever fails; the first failure is thrown.
+   */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    RuntimeException failure = null;
+    for (AutoCloseable c : List.<AutoCloseable>of(fromRows::close, toRows::close, held.get(0), held.get(1))) {
+      try {
+        c.close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      } catch (Exception e) {
+        throw new IllegalStateException(e); // none of them throws a checked exception
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable c, RuntimeException cause) {
+    try {
+      c.close();
+    } catch (Exception e) {
+      cause.addSuppressed(e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "SnapshotDiff{" + from + ".." + to + "}";
+  }
+}
