@@ -49,7 +49,7 @@ public final class MiniCluster {
 
   private MiniCluster() throws Exception {
     util = new HBaseTestingUtility();
-    util.getConfiguration().setInt("hbase.client.retries.number", 5);
+    tuneForTests(util.getConfiguration());
     // compacted files archived within a second, not two minutes: a merged region can be merged
     // again once it holds no reference to its parents' files (RegionMergeIT runs a cycle in seconds)
     util.getConfiguration().setInt("hbase.hfile.compaction.discharger.interval", 1000);
@@ -64,6 +64,28 @@ public final class MiniCluster {
     tx = LocalTransactionService.persistent(txStateDir.toFile(), txConfiguration());
   }
 
+  /**
+   * Settings that only change how long the cluster makes a test wait, not what it does. An Admin
+   * call that runs a master procedure (create a table, split, merge) polls for its end with the
+   * client's retry backoff, {@code hbase.client.pause} times 1, 2, 3, 5, 10, 20, 40, 100, ... :
+   * at HBase's 100 ms a split that ends after 1.0 s is seen at 2.1 s and a table create that ends
+   * after 0.7 s at 1.1 s. At a 2 ms pause the polls come every 200 ms past the first 0.2 s. The
+   * retries grow from 5 to 14 so that a failing data call still gives up after the same 2.1 s of
+   * backoff as before (2 + 4 + 6 + 10 + 20 + 40 + 80 + 200 * 6 + 400 * 2 ms). A region move waits in
+   * the master, which checks for its end every {@code hbase.master.event.waiting.time} (1 s by
+   * default, 50 ms here); the master batches region opens and closes it sends to a region server
+   * for {@code hbase.procedure.remote.dispatcher.delay.msec} (150 ms by default, 10 ms here); and a
+   * region server retries reporting for duty at start every {@code hbase.regionserver.msginterval}
+   * (3 s by default, 1 s here).
+   */
+  static void tuneForTests(Configuration conf) {
+    conf.setInt("hbase.client.pause", 2);
+    conf.setInt("hbase.client.retries.number", 14);
+    conf.setInt("hbase.master.event.waiting.time", 50);
+    conf.setInt("hbase.procedure.remote.dispatcher.delay.msec", 10);
+    conf.setInt("hbase.regionserver.msginterval", 1000);
+  }
+
   /** The shared instance, started on first call. */
   public static synchronized MiniCluster get() {
     if (instance == null) {
@@ -72,7 +94,7 @@ public final class MiniCluster {
       } catch (Exception e) {
         throw new IllegalStateException("starting the HBase mini cluster failed", e);
       }
-      Runtime.getRuntime().addShutdownHook(new Thread(instance::stop, "mini-cluster-stop"));
+      Runtime.getRuntime().addShutdownHook(new Thread(instance::stopWithin, "mini-cluster-stop"));
     }
     return instance;
   }
@@ -162,6 +184,31 @@ public final class MiniCluster {
   /** A dataset name no other test in this JVM uses. */
   public static DatasetId uniqueDataset(String prefix) {
     return DatasetId.of("t", prefix + "_" + NAMES.incrementAndGet());
+  }
+
+  /** How long the JVM's exit waits for the cluster to stop. */
+  private static final Duration STOP_WAIT = Duration.ofSeconds(30);
+
+  /**
+   * Stops the cluster at JVM exit, waiting at most {@link #STOP_WAIT}. Nothing needs the stop to
+   * finish (the process ends, its ports and threads with it), but an unbounded one held the exit:
+   * after a class that aborts region servers the master's close could block on a WAL sync for
+   * good, and surefire killed the JVM only after its 180 s exit timeout (the integration tests' run
+   * of 2026-12-06 00:17 spent those three minutes). A stop that does not end in time leaves its files under
+   * {@code target/test-data}.
+   */
+  private void stopWithin() {
+    Thread stopping = new Thread(this::stop, "mini-cluster-stopping");
+    stopping.setDaemon(true);
+    stopping.start();
+    try {
+      stopping.join(STOP_WAIT.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (stopping.isAlive()) {
+      System.err.println("MiniCluster: the cluster had not stopped after " + STOP_WAIT + "; the JVM exits anyway");
+    }
   }
 
   private void stop() {
