@@ -217,11 +217,20 @@ public final class MiniCluster {
     } catch (RuntimeException ignored) {
       // stopping anyway
     }
+    deleteQuietly(txStateDir); // one per test JVM; they piled up in /tmp
     try {
       connection.close();
       util.shutdownMiniCluster();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void deleteQuietly(Path dir) {
+    try (java.util.stream.Stream<Path> all = Files.walk(dir)) {
+      all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException | UncheckedIOException ignored) {
+      // a temporary directory: the next boot's cleaner, if any, takes it
     }
   }
 }
