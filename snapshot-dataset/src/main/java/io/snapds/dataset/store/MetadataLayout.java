@@ -30,9 +30,15 @@ import org.apache.hadoop.hbase.util.Bytes;
  *                                       user-key ranges deleted and the rows ({@link CleanupProgress});
  *                                       removed when the snapshot is recorded cleaned (#12)
  * </pre>
- * The non-transactional {@code p} row holds the dataset properties (see {@link PropertiesCodec}).
+ * The non-transactional {@link #PROPERTIES_ROW} holds the dataset properties (see
+ * {@link PropertiesCodec}). Every row is in the one family {@link #FAMILY}.
  */
-final class MetadataLayout {
+public final class MetadataLayout {
+  /** The metadata table's one family; HBase keeps every version (visibility is decided on the client). */
+  public static final byte[] FAMILY = Bytes.toBytes("m");
+  /** The row of the dataset properties, written without a transaction. */
+  public static final byte[] PROPERTIES_ROW = Bytes.toBytes("p");
+
   static final byte STATE = 's';
   static final byte SNAPSHOT = 'n';
   static final byte COMMITTED = 'c';
