@@ -155,7 +155,7 @@ final class TxMetaTable implements TransactionAware, MetaRows {
       }
     }
     bytesRead.add(size);
-    if (Bytes.equals(r.getRow(), MetadataLayout.STATE_ROW)) {
+    if (Bytes.equals(r.getRow(), PointerRow.ROW)) {
       stateRow = r;
     }
     if (pruning) {
@@ -178,7 +178,7 @@ final class TxMetaTable implements TransactionAware, MetaRows {
       oldest = Math.min(oldest, id);
     }
     long newest = -1;
-    for (Cell c : stateRow.getColumnCells(FAMILY, MetadataLayout.VERSION)) {
+    for (Cell c : stateRow.getColumnCells(FAMILY, PointerRow.VERSION)) {
       long ts = c.getTimestamp();
       if (ts < oldest && tx.isVisible(ts)) {
         if (newest < 0) {
