@@ -49,7 +49,7 @@ final class Horizon {
     return pointer.values().horizonId;
   }
 
-  MetadataView.HorizonTrim trimToHorizon(int keepLast, Optional<Duration> maxAge,
+  HistoryView.HorizonTrim trimToHorizon(int keepLast, Optional<Duration> maxAge,
       Function<String, String> lockOfSource) {
     Instant now = pointer.commitTime();
     Predicate<Instant> young = at -> maxAge.isPresent() && at.isAfter(now.minus(maxAge.get()));
@@ -74,7 +74,7 @@ final class Horizon {
         progress.putCleanupProgress(id, CleanupProgress.NONE);
       }
     }
-    return new MetadataView.HorizonTrim(entries, records, rows.purgeDeleted(), locksFreed);
+    return new HistoryView.HorizonTrim(entries, records, rows.purgeDeleted(), locksFreed);
   }
 
   private void dropRecord(SnapshotInfo s, Function<String, String> lockOfSource) {

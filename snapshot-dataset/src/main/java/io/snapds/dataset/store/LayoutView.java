@@ -82,7 +82,7 @@ final class LayoutView implements MetadataView {
     outbox.emitDatasetEvent(type, history.current());
   }
 
-  // ---- the transaction ----
+  // ---- MetadataView: the transaction ----
 
   @Override
   public Transaction transaction() {
@@ -99,7 +99,7 @@ final class LayoutView implements MetadataView {
     return rows.changed();
   }
 
-  // ---- snapshot records and their indexes ----
+  // ---- SnapshotsView: snapshot records and their indexes ----
 
   @Override
   public Optional<SnapshotInfo> snapshot(SnapshotId id) {
@@ -146,7 +146,7 @@ final class LayoutView implements MetadataView {
     snapshots.putSnapshot(info);
   }
 
-  // ---- the current pointer, its history and the horizon ----
+  // ---- HistoryView: the current pointer, its history and the horizon ----
 
   @Override
   public Optional<SnapshotId> current() {
@@ -193,7 +193,7 @@ final class LayoutView implements MetadataView {
     return horizon.trimToHorizon(keepLast, maxAge, lockOfSource);
   }
 
-  // ---- key numbers ----
+  // ---- KeyNumbersView ----
 
   @Override
   public long lastKeyNumber() {
@@ -205,7 +205,7 @@ final class LayoutView implements MetadataView {
     return keyNumbers.nextKeyNumber();
   }
 
-  // ---- the truncate's mark ----
+  // ---- TruncationView: the truncate's mark ----
 
   @Override
   public long resetForTruncate() {
@@ -222,7 +222,7 @@ final class LayoutView implements MetadataView {
     truncation.finishTruncate(mark);
   }
 
-  // ---- run ids, source keys and fences ----
+  // ---- NameIndexView: run ids, source keys and fences ----
 
   @Override
   public Optional<SnapshotId> snapshotForRun(String runId) {
@@ -254,7 +254,7 @@ final class LayoutView implements MetadataView {
     fences.putFence(lockName, token);
   }
 
-  // ---- schemas ----
+  // ---- SchemasView ----
 
   @Override
   public Optional<Integer> currentSchemaId() {
@@ -276,7 +276,7 @@ final class LayoutView implements MetadataView {
     schemas.putSchema(schemaId, schema, lastFieldId);
   }
 
-  // ---- the outbox and delivered positions ----
+  // ---- OutboxView: the outbox and delivered positions ----
 
   @Override
   public long lastEventSequence() {
@@ -333,7 +333,7 @@ final class LayoutView implements MetadataView {
     return positions.deliveredPositions();
   }
 
-  // ---- cleanup progress ----
+  // ---- CleanupProgressView ----
 
   @Override
   public CleanupProgress cleanupProgress(SnapshotId id) {
