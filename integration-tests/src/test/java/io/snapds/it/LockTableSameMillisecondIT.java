@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(MiniClusterExtension.class)
 class LockTableSameMillisecondIT {
-  private static final byte[] LOCK_FAMILY = Bytes.toBytes("l");
+  private static final byte[] LOCK_FAMILY = io.snapds.dataset.lock.LockTable.FAMILY;
   private final MiniCluster cluster = MiniCluster.get();
 
   @Test

@@ -29,7 +29,7 @@ import org.openjdk.jmh.annotations.State;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class MetadataVisibilityBenchmark {
-  private static final byte[] FAMILY = Bytes.toBytes("m");
+  private static final byte[] FAMILY = MetadataLayout.FAMILY;
   private Result record;
   private TxMetaTable table;
 

@@ -14,6 +14,7 @@ import io.snapds.dataset.lock.LockTable;
 import io.snapds.dataset.StorageException;
 import io.snapds.dataset.store.CommitClock;
 import io.snapds.dataset.store.HBaseMetadataStore;
+import io.snapds.dataset.store.MetadataLayout;
 import io.snapds.dataset.store.PropertiesCodec;
 import java.io.IOException;
 import java.time.Clock;
@@ -45,10 +46,6 @@ import org.apache.tephra.TransactionSystemClient;
  * (and read back from) the metadata table's {@code p} row.
  */
 public final class CompositeDatasetAdmin {
-  public static final byte[] META_FAMILY = Bytes.toBytes("m");
-  public static final byte[] PROPERTIES_ROW = Bytes.toBytes("p");
-  private static final byte[] LOCK_FAMILY = Bytes.toBytes("l");
-
   private final DatasetId dataset;
   private final Connection connection;
   private final TransactionSystemClient txClient;
@@ -136,12 +133,12 @@ public final class CompositeDatasetAdmin {
 
   private Map<String, String> propertyMap() {
     try (Table meta = connection.getTable(dataset.metaTable())) {
-      Result r = meta.get(new Get(PROPERTIES_ROW).addFamily(META_FAMILY));
+      Result r = meta.get(new Get(MetadataLayout.PROPERTIES_ROW).addFamily(MetadataLayout.FAMILY));
       if (r.isEmpty()) {
         throw new io.snapds.dataset.CorruptMetadataException(dataset, "p", "the properties row is missing");
       }
       Map<String, String> m = new LinkedHashMap<>();
-      r.getFamilyMap(META_FAMILY).forEach((k, v) -> m.put(Bytes.toString(k), Bytes.toString(v)));
+      r.getFamilyMap(MetadataLayout.FAMILY).forEach((k, v) -> m.put(Bytes.toString(k), Bytes.toString(v)));
       return m;
     } catch (IOException e) {
       throw StorageErrors.translate(dataset, "read the properties", e);
@@ -383,7 +380,7 @@ public final class CompositeDatasetAdmin {
         return Optional.empty();
       }
       try (Table meta = connection.getTable(dataset.metaTable())) {
-        Result r = meta.get(new Get(PROPERTIES_ROW).addFamily(META_FAMILY));
+        Result r = meta.get(new Get(MetadataLayout.PROPERTIES_ROW).addFamily(MetadataLayout.FAMILY));
         if (r.isEmpty()) {
           return Optional.empty();
         }
@@ -410,12 +407,12 @@ public final class CompositeDatasetAdmin {
       }
     }
     // every version of a metadata cell is kept: Tephra visibility is decided on the client
-    ColumnFamilyDescriptor meta = ColumnFamilyDescriptorBuilder.newBuilder(META_FAMILY)
+    ColumnFamilyDescriptor meta = ColumnFamilyDescriptorBuilder.newBuilder(MetadataLayout.FAMILY)
         .setMaxVersions(Integer.MAX_VALUE).setInMemory(true).build();
     // lock rows are deleted (idle locks, waiters, pins) and written again, often within one
     // millisecond of the region server's clock: a delete marker must hide only what was written
     // before it, not a grant of its millisecond (HBASE-15968)
-    ColumnFamilyDescriptor lock = ColumnFamilyDescriptorBuilder.newBuilder(LOCK_FAMILY)
+    ColumnFamilyDescriptor lock = ColumnFamilyDescriptorBuilder.newBuilder(LockTable.FAMILY)
         .setMaxVersions(1).setInMemory(true).setNewVersionBehavior(true).build();
     // reader pins have a family of their own, so that readers may write them and nothing else
     ColumnFamilyDescriptor pins = ColumnFamilyDescriptorBuilder.newBuilder(LockTable.PIN_FAMILY)
@@ -446,9 +443,9 @@ public final class CompositeDatasetAdmin {
   }
 
   private void writeProperties(DatasetProperties properties, int formatVersion) throws IOException {
-    Put put = new Put(PROPERTIES_ROW);
+    Put put = new Put(MetadataLayout.PROPERTIES_ROW);
     PropertiesCodec.encode(properties, formatVersion).forEach((k, v) ->
-        put.addColumn(META_FAMILY, Bytes.toBytes(k), Bytes.toBytes(v)));
+        put.addColumn(MetadataLayout.FAMILY, Bytes.toBytes(k), Bytes.toBytes(v)));
     try (Table meta = connection.getTable(dataset.metaTable())) {
       meta.put(put);
     }

@@ -56,7 +56,8 @@ import org.slf4j.LoggerFactory;
 @InterfaceAudience.Private
 public final class LockTable {
   private static final Logger LOG = LoggerFactory.getLogger(LockTable.class);
-  static final byte[] FAMILY = Bytes.toBytes("l");
+  /** The family of leases, waiters and cleaning marks (the writer's; readers may only read it). */
+  public static final byte[] FAMILY = Bytes.toBytes("l");
   /** The family of reader pins, which the reader role may write (the rest of the table it may only read). */
   public static final byte[] PIN_FAMILY = Bytes.toBytes("p");
   private static final byte[] OWNER = Bytes.toBytes("owner");

@@ -305,13 +305,13 @@ public final class HBaseMetadataStore implements MetadataStore {
     }
     List<Delete> deletes = new ArrayList<>();
     try (Table table = connection.getTable(metaTable)) {
-      Scan scan = new Scan().addFamily(TxMetaTable.FAMILY).readAllVersions().setTimeRange(min, max + 1)
+      Scan scan = new Scan().addFamily(MetadataLayout.FAMILY).readAllVersions().setTimeRange(min, max + 1)
           .setFilter(new TimestampsFilter(new ArrayList<>(failedTransactions)));
       try (ResultScanner scanner = table.getScanner(scan)) {
         for (Result r : scanner) {
           Delete d = new Delete(r.getRow());
           for (Cell c : r.rawCells()) {
-            d.addColumn(TxMetaTable.FAMILY, CellUtil.cloneQualifier(c), c.getTimestamp());
+            d.addColumn(MetadataLayout.FAMILY, CellUtil.cloneQualifier(c), c.getTimestamp());
           }
           deletes.add(d);
         }

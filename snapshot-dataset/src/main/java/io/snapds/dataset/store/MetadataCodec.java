@@ -159,6 +159,23 @@ final class MetadataCodec {
       return !required && v == 0 ? null : Instant.ofEpochMilli(v);
     }
 
+    /** The same reads for a qualifier given as its bytes (the row groups keep theirs so). */
+    long longValue(byte[] q) {
+      return longValue(Bytes.toString(q));
+    }
+
+    long optionalLong(byte[] q, long dflt) {
+      return optionalLong(Bytes.toString(q), dflt);
+    }
+
+    Integer optionalInt(byte[] q) {
+      return optionalInt(Bytes.toString(q));
+    }
+
+    String string(byte[] q) {
+      return string(Bytes.toString(q));
+    }
+
     SnapshotId id(long value) {
       if (value <= 0) {
         throw corrupt("invalid snapshot id " + value);

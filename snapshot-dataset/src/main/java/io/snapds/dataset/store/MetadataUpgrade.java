@@ -21,7 +21,8 @@ final class MetadataUpgrade {
 
   /** Returns the number of snapshot records indexed. */
   static int apply(DatasetId dataset, LayoutView view) {
-    MetaRows rows = view.rows();
+    ViewRows rows = view.rows();
+    NameIndex tags = new NameIndex(rows, TAG);
     int records = 0;
     long cleanedCount = 0;
     for (MetaRows.Row r : rows.scan(kindStart(SNAPSHOT), kindStop(SNAPSHOT), false, Integer.MAX_VALUE)) {
@@ -32,12 +33,12 @@ final class MetadataUpgrade {
         case BUILDING -> BUILDING;
         default -> s.cleanedAt().isPresent() ? CLEANED : GARBAGE;
       };
-      view.putRaw(key(kind, s.id()), MARK, PRESENT);
+      rows.write(key(kind, s.id()), MARK, PRESENT);
       if (gone && s.cleanedAt().isPresent()) {
         cleanedCount++;
       }
       for (String tag : s.tags()) {
-        view.putRaw(key(TAG, tag), ID, s.id().toBytes());
+        tags.set(tag, s.id());
       }
       records++;
     }
@@ -48,7 +49,7 @@ final class MetadataUpgrade {
       long at = Bytes.toLong(r.key(), 1);
       lastAt = lastAt == null ? at : Math.max(lastAt, at);
     }
-    view.resetCounters(historyCount, cleanedCount, lastAt);
+    view.pointer().resetCounters(historyCount, cleanedCount, lastAt);
     view.emitDatasetEvent(io.snapds.dataset.DatasetEvent.Type.UPGRADED);
     return records;
   }

@@ -32,7 +32,7 @@ public final class RawMetadata {
   public static RawRecord record(Connection connection, DatasetId dataset, SnapshotId snapshot) {
     try (Table meta = connection.getTable(dataset.metaTable())) {
       return RawRecord.of(cells(meta.get(new Get(MetadataLayout.key(MetadataLayout.SNAPSHOT, snapshot))
-          .addFamily(TxMetaTable.FAMILY).readAllVersions())));
+          .addFamily(MetadataLayout.FAMILY).readAllVersions())));
     } catch (IOException | UncheckedIOException e) {
       throw StorageErrors.translate(dataset, "read the record of snapshot " + snapshot, e);
     }

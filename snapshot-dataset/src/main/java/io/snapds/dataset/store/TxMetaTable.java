@@ -1,6 +1,7 @@
 package io.snapds.dataset.store;
 
 import static com.google.common.base.Preconditions.checkState;
+import static io.snapds.dataset.store.MetadataLayout.FAMILY;
 
 import io.snapds.dataset.StorageErrors;
 import io.snapds.dataset.StorageException;
@@ -44,7 +45,6 @@ import org.apache.tephra.TransactionAware;
  * writes, so a cell keeps a handful of versions however many commits there are.
  */
 final class TxMetaTable implements TransactionAware, MetaRows {
-  static final byte[] FAMILY = Bytes.toBytes("m");
   private static final byte[] TOMBSTONE = new byte[0];
 
   private final Connection connection;
@@ -155,7 +155,7 @@ final class TxMetaTable implements TransactionAware, MetaRows {
       }
     }
     bytesRead.add(size);
-    if (Bytes.equals(r.getRow(), MetadataLayout.STATE_ROW)) {
+    if (Bytes.equals(r.getRow(), PointerRow.ROW)) {
       stateRow = r;
     }
     if (pruning) {
@@ -178,7 +178,7 @@ final class TxMetaTable implements TransactionAware, MetaRows {
       oldest = Math.min(oldest, id);
     }
     long newest = -1;
-    for (Cell c : stateRow.getColumnCells(FAMILY, MetadataLayout.VERSION)) {
+    for (Cell c : stateRow.getColumnCells(FAMILY, PointerRow.VERSION)) {
       long ts = c.getTimestamp();
       if (ts < oldest && tx.isVisible(ts)) {
         if (newest < 0) {

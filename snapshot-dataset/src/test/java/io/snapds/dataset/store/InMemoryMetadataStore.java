@@ -106,6 +106,17 @@ public final class InMemoryMetadataStore implements MetadataStore {
     return n;
   }
 
+  /**
+   * Every row, column and value held, one line each in key order, bytes printed as HBase's shell
+   * prints them: for the tests that pin the format.
+   */
+  public synchronized String dump() {
+    StringBuilder out = new StringBuilder();
+    rows.forEach((row, cols) -> cols.forEach((q, v) -> out.append(Bytes.toStringBinary(row)).append(' ')
+        .append(Bytes.toStringBinary(q)).append(" = ").append(Bytes.toStringBinary(v)).append('\n')));
+    return out.toString();
+  }
+
   /** Rows held (all kinds, including the pointer row). */
   public synchronized int rowCount() {
     return rows.size();

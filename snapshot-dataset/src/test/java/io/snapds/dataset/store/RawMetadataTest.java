@@ -30,7 +30,7 @@ class RawMetadataTest {
     try (Admin admin = connection.getAdmin()) {
       admin.createNamespace(NamespaceDescriptor.create("raw").build());
       admin.createTable(TableDescriptorBuilder.newBuilder(DATASET.metaTable())
-          .setColumnFamily(ColumnFamilyDescriptorBuilder.of(TxMetaTable.FAMILY)).build());
+          .setColumnFamily(ColumnFamilyDescriptorBuilder.of(MetadataLayout.FAMILY)).build());
     }
     assertEquals(Optional.empty(), RawMetadata.recordedKeyNumber(connection, DATASET, SnapshotId.of(42)));
   }
