@@ -266,7 +266,8 @@ public final class NewSnapshot {
   /** What a writer reads before it takes the lock: a snapshot its run or key published, and the lock's fence. */
   private record Latest(Optional<SnapshotInfo> published, long fence) {}
 
-  static String lockName(String sourceKey) {
+  /** The writer lock a build of {@code sourceKey} (null: none) takes. */
+  public static String lockName(String sourceKey) {
     return sourceKey == null ? WRITER_LOCK : "source/" + sourceKey;
   }
 

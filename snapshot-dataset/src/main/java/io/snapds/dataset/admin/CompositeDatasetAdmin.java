@@ -160,13 +160,15 @@ public final class CompositeDatasetAdmin {
    *   <li>the lock table's cleaning watermark rises to that transaction's write pointer, above
    *       every snapshot the dataset had: a reader of any of them finds its record gone after its
    *       rows and fails ({@link io.snapds.dataset.SnapshotCleanedException}) instead of returning
-   *       a short result, whatever it holds (a transaction, a pin, a split);</li>
+   *       a short result, whatever it holds (a transaction, a pin, a split); and the locks of the
+   *       builds whose records went are broken (they can never publish), so that the next builds
+   *       need not wait for their leases;</li>
    *   <li>the data table is truncated (HBase keeps its regions), then the mark is cleared.</li>
    * </ol>
    * A process of the old incarnation that still runs touches only key ranges no new snapshot owns:
    * a stalled writer's later rows land in a gap (the next cleanup sweeps it), its commit finds no
-   * record; a cleanup planned before finds no record and deletes nothing. Writer leases and reader
-   * pins in the lock table stay until they are released or expire.
+   * record; a cleanup planned before finds no record and deletes nothing. Reader pins in the lock
+   * table stay until they are released or expire.
    *
    * @throws IllegalStateException if this admin was made without a transaction client (the
    *     truncate is a metadata commit); nothing is changed
@@ -190,8 +192,19 @@ public final class CompositeDatasetAdmin {
           + " transaction client: use SnapshotDatasets.admin(id)");
     }
     HBaseMetadataStore store = metadataStore(properties);
-    long truncation = store.update("truncate", MetadataView::resetForTruncate);
-    new LockTable(connection, dataset.lockTable(), Clock.systemUTC()).raiseWatermark(truncation);
+    List<io.snapds.dataset.SnapshotInfo> removedBuilds = new ArrayList<>();
+    long truncation = store.update("truncate", view -> {
+      removedBuilds.clear();
+      removedBuilds.addAll(view.building());
+      return view.resetForTruncate();
+    });
+    LockTable locks = new LockTable(connection, dataset.lockTable(), Clock.systemUTC());
+    locks.raiseWatermark(truncation);
+    // the builds whose records went can never publish: their locks are freed for the next builds
+    // (conditioned on each build's token, so a lock granted again meanwhile stays)
+    for (io.snapds.dataset.SnapshotInfo build : removedBuilds) {
+      locks.breakLock(io.snapds.dataset.NewSnapshot.lockName(build.sourceKey().orElse(null)), build.fencingToken());
+    }
     run("truncate", admin -> {
       parts(admin, properties).get(0).truncate(); // the data table
       return null;
