@@ -509,17 +509,18 @@ public final class ProtocolSimulation {
   }
 
   /**
-   * A job as MapReduce and Hive run one: pin the current snapshot, plan splits on its regions, read
-   * each split (regions may split and merge in between), release the pin.
+   * A job as MapReduce, Hive and the CDAP source run one, through their read plan
+   * ({@link io.snapds.dataset.read.SnapshotRead}): pin the current snapshot, plan splits on its
+   * regions, read each split (regions may split and merge in between, and the pin is renewed between
+   * splits), release the pin.
    */
   private void splitJob(SnapshotDataset ds, Random r) {
-    try (io.snapds.dataset.ReaderPin pin = ds.pinCurrent(Thread.currentThread().getName(),
-        Duration.ofMinutes(30))) {
-      Instant pinnedUntil = pin.expiresAt().minusSeconds(5);
+    try (io.snapds.dataset.read.SnapshotRead read = io.snapds.dataset.read.SnapshotRead.pin(connection, ds,
+        io.snapds.dataset.read.SnapshotSelector.current(), Thread.currentThread().getName(), Duration.ofMinutes(30))) {
       try {
-        readSplits(ds, pin);
+        readSplits(read, r);
       } catch (io.snapds.dataset.SnapshotCleanedException e) {
-        if (clock.instant().isBefore(pinnedUntil)) {
+        if (clock.instant().isBefore(read.pin().orElseThrow().expiresAt().minusSeconds(5))) {
           model.violation("a split job whose pin had not lapsed was cut short: " + e.getMessage());
         }
         throw e;
@@ -527,12 +528,13 @@ public final class ProtocolSimulation {
     }
   }
 
-  private void readSplits(SnapshotDataset ds, io.snapds.dataset.ReaderPin pin) {
+  private void readSplits(io.snapds.dataset.read.SnapshotRead read, Random r) {
     try {
-      SnapshotKeys keys = ds.keys(pin.snapshotId());
       TreeMap<String, String> rows = new TreeMap<>();
-      for (io.snapds.dataset.read.ReadSplit split : io.snapds.dataset.read.SplitPlanner.plan(connection, dataset, keys,
-          RowScan.all())) {
+      for (io.snapds.dataset.read.ReadSplit split : read.planSplits(RowScan.all())) {
+        if (r.nextInt(4) == 0) {
+          read.renew(); // what the pin registry does every third of the pin's time-to-live
+        }
         try (io.snapds.dataset.read.SplitReader reader = io.snapds.dataset.read.SplitReader.open(connection, split,
             RowScan.all(), false, "run the job again")) {
           while (reader.next()) {
@@ -542,7 +544,7 @@ public final class ProtocolSimulation {
           }
         }
       }
-      model.read("split job", pin.snapshotId(), rows);
+      model.read("split job", read.snapshotId(), rows);
       count("split jobs");
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
