@@ -3,12 +3,9 @@ package io.snapds.hive;
 import io.snapds.dataset.read.SnapshotSelector;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotDatasetException;
-import io.snapds.dataset.SnapshotDatasets;
 import io.snapds.dataset.RowScan;
-import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
-import io.snapds.dataset.SnapshotKeys;
-import io.snapds.dataset.read.SplitPlanner;
+import io.snapds.dataset.read.SnapshotRead;
 import java.io.IOException;
 import java.util.List;
 import java.util.Properties;
@@ -42,27 +39,22 @@ public final class HiveSnapshotInputFormat implements InputFormat<ImmutableBytes
   @Override
   public InputSplit[] getSplits(JobConf job, int numSplits) throws IOException {
     TableJobSettings table = TableJobSettings.of(job);
-    SnapshotDatasets datasets = DatasetConnections.datasets(job);
     try {
-      SnapshotId snapshot = snapshotForScan(job, table.dataset());
-      SnapshotKeys keys;
-      try (SnapshotDataset dataset = datasets.open(table.dataset())) {
-        keys = dataset.keys(snapshot);
-      }
+      SnapshotRead read = readForScan(job, table.dataset());
       List<KeyRange> ranges = new KeyPredicates(table.key())
           .rangesOf(job.get(TableScanDesc.FILTER_EXPR_CONF_STR));
       Path[] paths = FileInputFormat.getInputPaths(job);
       SharedScanGuard.check(job, paths);
       Path tablePath = paths.length > 0 ? paths[0] : new Path("/" + table.dataset().namespace() + "/" + table.dataset().name());
       List<RowScan> scans = ranges.stream().map(r -> RowScan.all().range(r.start(), r.stop())).toList();
-      return SplitPlanner.plan(datasets.connection(), table.dataset(), keys, scans).stream()
-          .map(split -> new SnapshotSplit(tablePath, split)).toArray(InputSplit[]::new);
+      return read.planSplits(scans).stream().map(split -> new SnapshotSplit(tablePath, split)).toArray(InputSplit[]::new);
     } catch (SnapshotDatasetException | IllegalArgumentException e) {
       throw new IOException(e.getMessage(), e);
     }
   }
 
-  static SnapshotId snapshotForScan(JobConf job, DatasetId dataset) {
+  /** The read plan of this scan; its pin is held for the query ({@link QueryPins}). */
+  static SnapshotRead readForScan(JobConf job, DatasetId dataset) {
     String version = job.get(TableScanDesc.AS_OF_VERSION);
     String time = job.get(TableScanDesc.AS_OF_TIMESTAMP);
     String ref = job.get(TableScanDesc.SNAPSHOT_REF);
@@ -77,11 +69,11 @@ public final class HiveSnapshotInputFormat implements InputFormat<ImmutableBytes
       String pinned = job.get(HiveTableProperties.PINNED_SNAPSHOT);
       if (pinned != null) {
         // resolved and pinned when the query was compiled
-        return QueryPins.checkPinned(job, dataset, SnapshotId.parse(pinned));
+        return QueryPins.pinned(job, dataset, SnapshotId.parse(pinned));
       }
       selector = SnapshotSettings.fromSettings(new Properties(), job);
     }
-    return QueryPins.resolve(job, dataset, selector);
+    return QueryPins.read(job, dataset, selector);
   }
 
   @Override

@@ -1,18 +1,17 @@
 package io.snapds.hive;
 
-import io.snapds.dataset.read.SnapshotSelector;
 import io.snapds.dataset.DatasetId;
-import io.snapds.dataset.PinKeeper;
 import io.snapds.dataset.ReaderPin;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotDatasets;
 import io.snapds.dataset.SnapshotId;
-import io.snapds.dataset.SnapshotNotAvailableException;
-import io.snapds.dataset.SnapshotState;
+import io.snapds.dataset.read.PinRegistry;
+import io.snapds.dataset.read.SnapshotRead;
+import io.snapds.dataset.read.SnapshotSelector;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.hadoop.conf.Configuration;
@@ -22,12 +21,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Resolves each query's snapshots once and pins them. Hive calls the storage handler many times
- * while it compiles and runs one query (each plan stage, the fetch task, the input summary); the
- * first call resolves the selection against the dataset, takes a {@link ReaderPin} so cleanup
- * keeps the snapshot's rows, and every later call of the same query gets the same id. A query is
- * told apart by its Hive session, query id and query start time (Hive sets a new one on each
- * compile, also when a driver is reused).
+ * Hive's side of the core's read plan: each query's snapshots are resolved once and pinned
+ * ({@link SnapshotRead}), held in the process's {@link PinRegistry} under {@code hive:<query id>}.
+ * Hive calls the storage handler many times while it compiles and runs one query (each plan
+ * stage, the fetch task, the input summary); the first call resolves the selection and pins it,
+ * and every later call of the same query gets the same id. A query is told apart by its Hive
+ * session, query id and query start time (Hive sets a new one on each compile, also when a driver
+ * is reused).
  *
  * <p>Pins are released by {@link SnapshotQueryHook} when the query ends, or expire after
  * {@code snapds.reader.pin.ttl.seconds} (default one day) without the hook.
@@ -36,77 +36,58 @@ final class QueryPins {
   private static final Logger LOG = LoggerFactory.getLogger(QueryPins.class);
   private static final long DEFAULT_PIN_TTL_SECONDS = 86_400;
   private static final Duration FORGET_AFTER = Duration.ofDays(2);
-  private static final Map<Key, Resolved> RESOLVED = new ConcurrentHashMap<>();
-  private static final Map<String, List<PinKeeper>> PINS = new ConcurrentHashMap<>();
+  private static final String HOLDER_PREFIX = "hive:";
+  /** Queries whose pins go when their session compiles its next query. */
   private static final Map<String, List<String>> DEFERRED = new ConcurrentHashMap<>();
-
-  private record Resolved(SnapshotId snapshot, Instant at) {}
 
   private QueryPins() {}
 
   /** The snapshot {@code selector} names for the query being compiled, resolved on the query's first call. */
   static SnapshotId resolve(Configuration conf, DatasetId dataset, SnapshotSelector selector) {
-    String queryId = conf.get(HiveConf.ConfVars.HIVE_QUERY_ID.varname, "");
-    SessionState session = SessionState.get();
-    if (session == null || session.getQueryCurrentTimestamp() == null) {
-      return resolveAndPin(conf, queryId, dataset, selector); // not in a Hive session: nothing to share with
-    }
-    Key key = new Key(session.getSessionId(), queryId, session.getQueryCurrentTimestamp().toString(), dataset, selector);
-    forgetOldQueries();
-    return RESOLVED.computeIfAbsent(key, k -> new Resolved(resolveAndPin(conf, queryId, dataset, selector),
-        Instant.now())).snapshot();
+    return read(conf, dataset, selector).snapshotId();
   }
 
-  private static SnapshotId resolveAndPin(Configuration conf, String queryId, DatasetId datasetId,
-      SnapshotSelector selector) {
+  /** The read plan {@link #resolve} holds for the query. */
+  static SnapshotRead read(Configuration conf, DatasetId dataset, SnapshotSelector selector) {
+    String queryId = conf.get(HiveConf.ConfVars.HIVE_QUERY_ID.varname, "");
+    SessionState session = SessionState.get();
+    // not in a Hive session: nothing to share with
+    Object key = session == null || session.getQueryCurrentTimestamp() == null ? UUID.randomUUID()
+        : new Key(session.getSessionId(), session.getQueryCurrentTimestamp().toString(), dataset, selector);
+    forgetOldQueries();
+    return PinRegistry.holdOnce(holder(queryId), key, () -> pin(conf, queryId, dataset, selector));
+  }
+
+  private static SnapshotRead pin(Configuration conf, String queryId, DatasetId datasetId, SnapshotSelector selector) {
     SnapshotDatasets datasets = DatasetConnections.datasets(conf);
     try (SnapshotDataset dataset = datasets.open(datasetId)) {
       Duration ttl = Duration.ofSeconds(conf.getLong(HiveTableProperties.PIN_TTL_SECONDS, DEFAULT_PIN_TTL_SECONDS));
       String owner = "hive:" + (queryId.isEmpty() ? "unknown-query" : queryId);
-      ReaderPin pin = selector.pin(dataset, owner, ttl);
-      SnapshotId id = pin.snapshotId();
-      // renewed while the query runs, released when it ends (SnapshotQueryHook)
-      PINS.computeIfAbsent(queryId, q -> new CopyOnWriteArrayList<>()).add(new PinKeeper(pin, ttl));
-      LOG.info("query {} reads {} of {}: snapshot {} (pinned for {})", queryId, selector, datasetId, id, ttl);
-      return id;
+      SnapshotRead read = SnapshotRead.pin(datasets.connection(), dataset, selector, owner, ttl);
+      LOG.info("query {} reads {} of {}: snapshot {} (pinned for {})", queryId, selector, datasetId,
+          read.snapshotId(), ttl);
+      return read;
     }
   }
 
   /**
-   * Checks a snapshot that this query resolved and pinned when it was compiled. It may have
-   * expired since: its pin keeps its rows from cleanup, so the query reads on.
+   * The read of a snapshot that this query resolved and pinned when it was compiled (its pin is
+   * held where the query was compiled). It may have expired since: its pin keeps its rows from
+   * cleanup, so the query reads on.
    *
-   * @throws io.snapds.dataset.SnapshotNotAvailableException if it was never committed
+   * @throws io.snapds.dataset.SnapshotNotAvailableException if it was never committed, or was cleaned
    */
-  static SnapshotId checkPinned(Configuration conf, DatasetId datasetId, SnapshotId snapshot) {
-    try (SnapshotDataset dataset = DatasetConnections.datasets(conf).open(datasetId)) {
-      SnapshotState state = dataset.snapshot(snapshot).state();
-      if (state != SnapshotState.COMMITTED && state != SnapshotState.EXPIRED) {
-        throw new SnapshotNotAvailableException(datasetId, snapshot, state);
-      }
-      if (dataset.isCleaned(snapshot)) {
-        throw new SnapshotNotAvailableException(datasetId, "snapshot " + snapshot + " of dataset " + datasetId
-            + " that this query pinned was cleaned: its pin lapsed (the HiveServer that compiled the query"
-            + " stopped renewing it); run the query again");
-      }
-      return snapshot;
+  static SnapshotRead pinned(Configuration conf, DatasetId datasetId, SnapshotId snapshot) {
+    SnapshotDatasets datasets = DatasetConnections.datasets(conf);
+    try (SnapshotDataset dataset = datasets.open(datasetId)) {
+      return SnapshotRead.pinnedElsewhere(datasets.connection(), dataset, snapshot);
     }
   }
 
-  /** For Hive servers that run without the lifetime hook: entries of long finished queries go. */
+  /** For Hive servers that run without the lifetime hook: the pins of long finished queries go. */
   private static void forgetOldQueries() {
-    if (RESOLVED.size() > 1_000) {
-      Instant old = Instant.now().minus(FORGET_AFTER);
-      RESOLVED.entrySet().removeIf(e -> {
-        boolean stale = e.getValue().at().isBefore(old);
-        if (stale) {
-          List<PinKeeper> stalePins = PINS.remove(e.getKey().queryId());
-          if (stalePins != null) {
-            stalePins.forEach(PinKeeper::close); // stop renewing what no hook will release
-          }
-        }
-        return stale;
-      });
+    if (PinRegistry.holders() > 1_000) {
+      PinRegistry.releaseOlderThan(HOLDER_PREFIX, FORGET_AFTER);
     }
   }
 
@@ -128,25 +109,17 @@ final class QueryPins {
 
   /** Releases the pins of a query and forgets its resolutions; for {@link SnapshotQueryHook}. */
   static void release(String queryId) {
-    RESOLVED.keySet().removeIf(k -> k.queryId().equals(queryId));
-    List<PinKeeper> pins = PINS.remove(queryId);
-    if (pins == null) {
-      return;
-    }
-    for (PinKeeper pin : pins) {
-      try {
-        pin.close();
-      } catch (RuntimeException e) {
-        LOG.warn("releasing {} failed; it expires on its own", pin.pin(), e);
-      }
-    }
+    PinRegistry.release(holder(queryId));
   }
 
   /** Pins held for a query, for tests and the hook. */
   static List<ReaderPin> pins(String queryId) {
-    return PINS.getOrDefault(queryId, List.of()).stream().map(PinKeeper::pin).toList();
+    return PinRegistry.held(holder(queryId)).stream().map(r -> r.pin().orElseThrow()).toList();
   }
 
-  private record Key(String session, String queryId, String queryStart, DatasetId dataset,
-      SnapshotSelector selector) {}
+  private static String holder(String queryId) {
+    return HOLDER_PREFIX + queryId;
+  }
+
+  private record Key(String session, String queryStart, DatasetId dataset, SnapshotSelector selector) {}
 }

@@ -84,7 +84,7 @@ class QueryPinsLifecycleTest {
     QueryPins.release("q-cleaned"); // as if the pin had lapsed
     assertEquals(List.of(s1.id()), ds.cleanup().cleaned());
     SnapshotNotAvailableException e = assertThrows(SnapshotNotAvailableException.class,
-        () -> QueryPins.checkPinned(conf, ds.id(), s1.id()));
+        () -> QueryPins.pinned(conf, ds.id(), s1.id()));
     assertTrue(e.getMessage().contains(s1.id().toString()) && e.getMessage().contains("cleaned"), e.getMessage());
   }
 }

@@ -24,7 +24,7 @@ final class SnapshotInputs {
     settings.asConfiguration().forEach(conf::set);
     SnapshotInputFormatImpl.setInput(conf, dataset, selector);
     SnapshotInputFormatImpl.setColumns(conf, family);
-    conf.set(PipelineSnapshotInputFormat.RUN_TOKEN, runToken);
+    conf.set(SnapshotInputFormatImpl.PIN_HOLDER, PipelineSnapshotInputFormat.holder(runToken));
     return new FormatProvider(PipelineSnapshotInputFormat.class.getName(), toMap(conf));
   }
 

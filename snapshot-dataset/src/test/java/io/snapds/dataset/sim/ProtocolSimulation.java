@@ -305,8 +305,11 @@ public final class ProtocolSimulation {
     int n = 0;
     while (!stopping) {
       String owner = Thread.currentThread().getName() + "-" + (++n);
-      if (r.nextInt(8) == 0) {
+      int kind = r.nextInt(8);
+      if (kind == 0) {
         sharedBuild(ds, r);
+      } else if (kind == 1) {
+        distributedBuild(ds, r, owner);
       } else {
         build(ds, r, owner);
       }
@@ -327,6 +330,90 @@ public final class ProtocolSimulation {
     } catch (SnapshotDatasetException e) {
       count("shared build refused: " + e.getClass().getSimpleName());
     }
+  }
+
+  /**
+   * A build as MapReduce, CDAP and Hive run one (the core's write protocol): the driver begins,
+   * hands the handle to two or three tasks that write through {@link io.snapds.dataset.write.SnapshotTaskWriter}
+   * (disjoint keys; a failed attempt's rows discarded), publishes with the counting scan; a
+   * straggling attempt opened before the publish must send nothing into the published snapshot,
+   * and the published count must be the rows a reader gets.
+   */
+  private void distributedBuild(SnapshotDataset ds, Random r, String owner) {
+    SnapshotWriter driver;
+    try {
+      driver = ds.newSnapshot().owner(owner).begin();
+    } catch (SnapshotDatasetException e) {
+      count("begin refused: " + e.getClass().getSimpleName());
+      return;
+    }
+    SnapshotId id = driver.snapshotId();
+    try (driver) {
+      io.snapds.dataset.SnapshotHandle handle = driver.handle().orElseThrow();
+      TreeMap<String, String> rows = new TreeMap<>();
+      int tasks = 2 + r.nextInt(2);
+      io.snapds.dataset.write.SnapshotTaskWriter straggler = null;
+      for (int t = 0; t < tasks; t++) {
+        boolean fails = r.nextInt(6) == 0;
+        // a small buffer sends a batch every row or two; a failing attempt's buffer holds all it puts
+        io.snapds.dataset.write.SnapshotTaskWriter task = io.snapds.dataset.write.SnapshotTaskWriter.open(ds, handle,
+            fails ? 1 << 20 : 1 + r.nextInt(200));
+        for (int i = 0, n = r.nextInt(5); i < n; i++) {
+          String key = "k" + (r.nextInt(KEYS / tasks) * tasks + t); // task t owns the keys equal to t modulo tasks
+          String value = id + "/" + key + "/" + r.nextInt(1000);
+          task.put(new SnapshotRow(Bytes.toBytes(key), cells(value)));
+          if (!fails) {
+            rows.put(key, value);
+          }
+          scheduler.yieldPoint("task " + t + " of " + id + " writes");
+        }
+        if (fails) {
+          task.discard(); // an attempt that failed before its batch was sent
+        } else {
+          task.close();
+        }
+        if (straggler == null && r.nextInt(4) == 0) {
+          straggler = io.snapds.dataset.write.SnapshotTaskWriter.open(ds, handle, 1 << 20);
+        }
+      }
+      model.aboutToPublish(id, rows);
+      SnapshotInfo published;
+      try {
+        published = driver.countStoredRows().commit();
+        model.published(id);
+        count("distributed builds");
+      } catch (CommitStateUnknownException e) {
+        count("commit state unknown");
+        return;
+      } catch (SnapshotDatasetException e) {
+        model.refused(id);
+        count("commit refused: " + e.getClass().getSimpleName());
+        return;
+      }
+      if (published.rowCount() != rows.size()) {
+        model.violation("distributed build " + id + " published a count of " + published.rowCount() + " but holds "
+            + rows.size() + " rows");
+      }
+      if (straggler != null) {
+        straggler.put(new SnapshotRow(Bytes.toBytes("k0"), cells("straggler of " + id)));
+        try {
+          straggler.close();
+          model.violation("a task attempt that outlived distributed build " + id + " sent a row into it");
+        } catch (io.snapds.dataset.SnapshotNotAvailableException e) {
+          count("stragglers refused");
+        }
+      }
+    } catch (SnapshotDatasetException e) {
+      count("writer error: " + e.getClass().getSimpleName());
+    }
+  }
+
+  private static java.util.NavigableMap<byte[], java.util.NavigableMap<byte[], byte[]>> cells(String value) {
+    java.util.NavigableMap<byte[], byte[]> cells = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+    cells.put(Bytes.toBytes(QUALIFIER), Bytes.toBytes(value));
+    java.util.NavigableMap<byte[], java.util.NavigableMap<byte[], byte[]>> families = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+    families.put(Bytes.toBytes(FAMILY), cells);
+    return families;
   }
 
   private void build(SnapshotDataset ds, Random r, String owner) {
@@ -517,18 +604,20 @@ public final class ProtocolSimulation {
   }
 
   /**
-   * A job as MapReduce and Hive run one: pin the current snapshot, plan splits on its regions, read
-   * each split (regions may split and merge in between), release the pin.
+   * A job as MapReduce, Hive and the CDAP source run one, through their read plan
+   * ({@link io.snapds.dataset.read.SnapshotRead}): pin the current snapshot, plan splits on its
+   * regions, read each split (regions may split and merge in between, and the pin is renewed between
+   * splits), release the pin.
    */
   private void splitJob(SnapshotDataset ds, Random r) {
     long truncates = truncatesBegun;
-    try (io.snapds.dataset.ReaderPin pin = ds.pinCurrent(Thread.currentThread().getName(),
-        Duration.ofMinutes(30))) {
-      Instant pinnedUntil = pin.expiresAt().minusSeconds(5);
+    try (io.snapds.dataset.read.SnapshotRead read = io.snapds.dataset.read.SnapshotRead.pin(connection, ds,
+        io.snapds.dataset.read.SnapshotSelector.current(), Thread.currentThread().getName(), Duration.ofMinutes(30))) {
       try {
-        readSplits(ds, pin);
+        readSplits(read, r);
       } catch (io.snapds.dataset.SnapshotCleanedException e) {
-        if (clock.instant().isBefore(pinnedUntil) && truncates == truncatesBegun) {
+        if (clock.instant().isBefore(read.pin().orElseThrow().expiresAt().minusSeconds(5))
+            && truncates == truncatesBegun) {
           model.violation("a split job whose pin had not lapsed was cut short: " + e.getMessage());
         }
         throw e;
@@ -536,12 +625,13 @@ public final class ProtocolSimulation {
     }
   }
 
-  private void readSplits(SnapshotDataset ds, io.snapds.dataset.ReaderPin pin) {
+  private void readSplits(io.snapds.dataset.read.SnapshotRead read, Random r) {
     try {
-      SnapshotKeys keys = ds.keys(pin.snapshotId());
       TreeMap<String, String> rows = new TreeMap<>();
-      for (io.snapds.dataset.read.ReadSplit split : io.snapds.dataset.read.SplitPlanner.plan(connection, dataset, keys,
-          RowScan.all())) {
+      for (io.snapds.dataset.read.ReadSplit split : read.planSplits(RowScan.all())) {
+        if (r.nextInt(4) == 0) {
+          read.renew(); // what the pin registry does every third of the pin's time-to-live
+        }
         try (io.snapds.dataset.read.SplitReader reader = io.snapds.dataset.read.SplitReader.open(connection, split,
             RowScan.all(), false, "run the job again")) {
           while (reader.next()) {
@@ -551,7 +641,7 @@ public final class ProtocolSimulation {
           }
         }
       }
-      model.read("split job", pin.snapshotId(), rows);
+      model.read("split job", read.snapshotId(), rows);
       count("split jobs");
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);

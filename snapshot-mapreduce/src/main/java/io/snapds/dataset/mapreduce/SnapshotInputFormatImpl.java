@@ -5,23 +5,21 @@ import static com.google.common.base.Preconditions.checkNotNull;
 
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.Durations;
-import io.snapds.dataset.ReaderPin;
 import io.snapds.dataset.RowScan;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
-import io.snapds.dataset.SnapshotKeys;
-import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotNotAvailableException;
 import io.snapds.dataset.read.SnapshotSelector;
-import io.snapds.dataset.read.SplitPlanner;
+import io.snapds.dataset.read.PinRegistry;
+import io.snapds.dataset.read.SnapshotRead;
 import io.snapds.dataset.tx.JobDatasets;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.client.Connection;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
@@ -31,12 +29,13 @@ import org.apache.yetus.audience.InterfaceAudience;
  * are a few lines over this class and {@link SnapshotSplitReader}, which are MapReduce's side of
  * the core's reading package ({@link io.snapds.dataset.read}).
  *
- * <p>{@link #getSplits} resolves the selected snapshot once, takes a {@link ReaderPin} on it (so
- * that cleanup keeps its rows even if it expires while the job runs), writes the id into every
- * split and into the configuration ({@link #PINNED_SNAPSHOT}, {@link #PIN_ID}), and returns one
- * split per region of the data table that the snapshot's key range overlaps. The pin is held (and
- * renewed) by the process that computed the splits until {@link #releasePin}; should that process
- * die, the pin lapses at its time-to-live.
+ * <p>{@link #getSplits} runs the core's read plan ({@link SnapshotRead}): it resolves the selected
+ * snapshot once, pins it (so that cleanup keeps its rows even if it expires while the job runs),
+ * writes the id into every split and into the configuration ({@link #PINNED_SNAPSHOT},
+ * {@link #PIN_ID}), and returns one split per region of the data table that the snapshot's key
+ * range overlaps. The pin is held (and renewed) in the {@link PinRegistry} of the process that
+ * computed the splits until {@link #releasePin}; should that process die, the pin lapses at its
+ * time-to-live.
  */
 @InterfaceAudience.Private
 public final class SnapshotInputFormatImpl {
@@ -62,6 +61,11 @@ public final class SnapshotInputFormatImpl {
   public static final String PINNED_SNAPSHOT = PREFIX + "pinned.snapshot";
   /** Set by {@link #getSplits}: the reader pin that keeps it. */
   public static final String PIN_ID = PREFIX + "pin.id";
+  /**
+   * The name this job's pin is held under in the {@link PinRegistry} of the process that computed
+   * the splits; {@link #getSplits} sets one when none is set (the CDAP source sets its run's).
+   */
+  public static final String PIN_HOLDER = PREFIX + "pin.holder";
   /**
    * Set by {@link #getSplits}: the schema the pinned snapshot was written with
    * ({@link io.snapds.dataset.schema.Schema#toStringWithIds}); unset for a schema-less snapshot.
@@ -150,8 +154,9 @@ public final class SnapshotInputFormatImpl {
   }
 
   /**
-   * Resolves and pins the snapshot, records it in {@code conf}, and returns one split per region
-   * that the snapshot's key range overlaps.
+   * Resolves and pins the snapshot ({@link SnapshotRead}), records it in {@code conf}, holds the
+   * pin in this process's {@link PinRegistry} under {@link #PIN_HOLDER}, and returns one split per
+   * region that the snapshot's key range overlaps.
    *
    * @throws IllegalArgumentException for a missing or invalid setting, naming it
    * @throws io.snapds.dataset.DatasetNotFoundException if the dataset does not exist
@@ -163,45 +168,40 @@ public final class SnapshotInputFormatImpl {
     RowScan rowScan = rowScan(conf);
     Duration ttl = Duration.ofMillis(conf.getLong(PIN_TTL, DEFAULT_PIN_TTL.toMillis()));
     // splits computed again on the same configuration replace the first ones: release their pin,
-    // which nothing would release otherwise (its id is overwritten below)
+    // which nothing would release otherwise
     releasePin(conf);
+    String holder = conf.getTrimmed(PIN_HOLDER);
+    if (holder == null) {
+      holder = "mapreduce:" + UUID.randomUUID();
+      conf.set(PIN_HOLDER, holder);
+    }
     JobDatasets datasets = JobDatasets.open(conf);
-    ReaderPin pin = null;
+    SnapshotRead read;
     try {
       SnapshotDataset dataset = datasets.open(id);
-      String owner = JobOwner.of(conf.get("mapreduce.job.name"));
-      pin = selector.pin(dataset, owner, ttl);
-      SnapshotId snapshot = pin.snapshotId();
-      List<SnapshotSplit> splits = regionSplits(datasets.connection(), id, dataset.keys(snapshot), rowScan);
-      conf.set(PINNED_SNAPSHOT, snapshot.toString());
-      conf.set(PIN_ID, pin.pinId());
+      read = PinRegistry.hold(holder, SnapshotRead.pin(datasets.connection(), dataset, selector,
+          JobOwner.of(conf.get("mapreduce.job.name")), ttl), datasets);
+    } catch (RuntimeException e) {
+      datasets.close();
+      throw e;
+    }
+    try {
+      List<SnapshotSplit> splits = read.planSplits(rowScan).stream().map(SnapshotSplit::new).toList();
+      conf.set(PINNED_SNAPSHOT, read.snapshotId().toString());
+      conf.set(PIN_ID, read.pin().orElseThrow().pinId());
       // one metadata read per job: what the typed record reader decodes with (SnapshotRecordInputFormat)
-      Optional<io.snapds.dataset.schema.Schema> schema = dataset.schema(snapshot);
+      Optional<io.snapds.dataset.schema.Schema> schema = read.schema();
       if (schema.isPresent()) {
         conf.set(PINNED_SCHEMA, schema.get().toStringWithIds());
       } else {
         conf.unset(PINNED_SCHEMA);
       }
-      conf.set(PINNED_FAMILY, dataset.properties().families().get(0));
-      HeldPins.hold(datasets, pin, ttl);
+      conf.set(PINNED_FAMILY, read.schemaFamily());
       return splits;
     } catch (IOException | RuntimeException e) {
-      if (pin != null) {
-        pin.close();
-      }
-      datasets.close();
+      PinRegistry.release(holder);
       throw e;
     }
-  }
-
-  /**
-   * One split per region of the data table that {@code scan}'s range within {@code snapshot}
-   * overlaps, cut to that range, with the region's host ({@link SplitPlanner}). Neither resolves
-   * nor pins: for callers that did so themselves.
-   */
-  public static List<SnapshotSplit> regionSplits(Connection connection, DatasetId id, SnapshotKeys snapshot,
-      RowScan rowScan) throws IOException {
-    return SplitPlanner.plan(connection, id, snapshot, rowScan).stream().map(SnapshotSplit::new).toList();
   }
 
   /**
@@ -209,7 +209,6 @@ public final class SnapshotInputFormatImpl {
    * it; otherwise it lapses at its time-to-live. Returns whether a pin was released.
    */
   public static boolean releasePin(Configuration conf) {
-    String pinId = conf.getTrimmed(PIN_ID);
-    return pinId != null && HeldPins.release(pinId);
+    return PinRegistry.release(conf.getTrimmed(PIN_HOLDER));
   }
 }

@@ -1,0 +1,104 @@
+package io.snapds.dataset.write;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.snapds.dataset.DatasetProperties;
+import io.snapds.dataset.RowScan;
+import io.snapds.dataset.RowScanner;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotHandle;
+import io.snapds.dataset.SnapshotInfo;
+import io.snapds.dataset.SnapshotNotAvailableException;
+import io.snapds.dataset.SnapshotRow;
+import io.snapds.dataset.SnapshotWriter;
+import io.snapds.dataset.testing.MiniCluster;
+import io.snapds.dataset.testing.MiniClusterExtension;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The distributed write on its own: the driver begins and hands out a handle, tasks write through
+ * {@link SnapshotTaskWriter} on it, the driver publishes with the counting scan. The published
+ * counts are the rows a reader gets, not the sum of what tasks sent; an attempt that outlives the
+ * job sends nothing into the published snapshot.
+ */
+@ExtendWith(MiniClusterExtension.class)
+class SnapshotTaskWriterTest {
+  private final MiniCluster cluster = MiniCluster.get();
+
+  private static SnapshotRow row(String key, String value) {
+    java.util.NavigableMap<byte[], byte[]> cells = new java.util.TreeMap<>(Bytes.BYTES_COMPARATOR);
+    cells.put(Bytes.toBytes("v"), Bytes.toBytes(value));
+    java.util.NavigableMap<byte[], java.util.NavigableMap<byte[], byte[]>> families =
+        new java.util.TreeMap<>(Bytes.BYTES_COMPARATOR);
+    families.put(Bytes.toBytes("d"), cells);
+    return new SnapshotRow(Bytes.toBytes(key), families);
+  }
+
+  private static Map<String, String> read(SnapshotDataset ds) {
+    Map<String, String> rows = new TreeMap<>();
+    try (RowScanner scanner = ds.readCurrent().scan(RowScan.all())) {
+      for (SnapshotRow r : scanner) {
+        rows.put(Bytes.toString(r.key()), Bytes.toString(r.value("d", "v")));
+      }
+    }
+    return rows;
+  }
+
+  @Test
+  void tasksWriteThroughTheHandleAndThePublishCountsWhatAReaderGets() {
+    SnapshotDataset ds = cluster.datasets().create(MiniCluster.uniqueDataset("taskwriter"), DatasetProperties.builder().build());
+    SnapshotWriter driver = ds.newSnapshot().begin();
+    SnapshotHandle handle = driver.handle().orElseThrow();
+
+    SnapshotTaskWriter first = SnapshotTaskWriter.open(ds, handle, 1); // a one-byte buffer: every row is a batch
+    first.put(row("a", "1"));
+    first.put(row("b", "1"));
+    first.put(row("c", "1"));
+    first.close();
+    SnapshotTaskWriter second = SnapshotTaskWriter.open(ds, handle, 1 << 20); // a retried attempt, overlapping
+    second.put(row("c", "2"));
+    second.put(row("d", "2"));
+    SnapshotTaskWriter failed = SnapshotTaskWriter.open(ds, handle, 1 << 20);
+    failed.put(row("z", "lost"));
+    failed.discard(); // a failed attempt: its batch is never sent
+    second.close();
+    assertEquals(3, first.rowsSent());
+    assertEquals(2, second.rowsSent());
+    assertEquals(0, failed.rowsSent());
+
+    SnapshotInfo published = driver.countStoredRows().commit();
+    Map<String, String> got = read(ds);
+    // two tasks wrote "c": which one a reader gets is not defined, but it gets one row for it
+    assertEquals(java.util.Set.of("a", "b", "c", "d"), got.keySet());
+    assertTrue(java.util.Set.of("1", "2").contains(got.get("c")), got.toString());
+    assertEquals(got.size(), published.rowCount(), "the published count is the rows a reader gets, not the 5 sent");
+  }
+
+  @Test
+  void anAttemptThatOutlivesItsJobSendsNothingIntoThePublishedSnapshot() {
+    SnapshotDataset ds = cluster.datasets().create(MiniCluster.uniqueDataset("outlives"), DatasetProperties.builder().build());
+    SnapshotWriter driver = ds.newSnapshot().begin();
+    SnapshotHandle handle = driver.handle().orElseThrow();
+    SnapshotTaskWriter attempt = SnapshotTaskWriter.open(ds, handle, 1 << 20);
+    attempt.put(row("a", "1"));
+    attempt.flush();
+    attempt.put(row("late", "x"));
+    SnapshotInfo published = driver.countStoredRows().commit();
+
+    SnapshotNotAvailableException e = assertThrows(SnapshotNotAvailableException.class, attempt::close);
+    assertTrue(e.getMessage().contains(published.id().toString()), e.getMessage());
+    assertEquals(Map.of("a", "1"), read(ds));
+    assertEquals(1, published.rowCount());
+    assertThrows(SnapshotNotAvailableException.class, () -> SnapshotTaskWriter.open(ds, handle, 1 << 20),
+        "a task that starts after the publish cannot open");
+    IllegalArgumentException buffer = assertThrows(IllegalArgumentException.class,
+        () -> SnapshotTaskWriter.open(ds, handle, 0));
+    assertEquals("write buffer must be > 0 bytes, got 0", buffer.getMessage());
+  }
+}
