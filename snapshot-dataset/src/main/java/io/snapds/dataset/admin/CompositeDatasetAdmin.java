@@ -191,6 +191,8 @@ public final class CompositeDatasetAdmin {
       throw new IllegalStateException("truncating dataset " + dataset + " is a metadata commit, which needs a"
           + " transaction client: use SnapshotDatasets.admin(id)");
     }
+    // a writer may commit metadata but not truncate the data table: refused before step 1 commits
+    checkMayChangeTables("truncate");
     HBaseMetadataStore store = metadataStore(properties);
     List<io.snapds.dataset.SnapshotInfo> removedBuilds = new ArrayList<>();
     long truncation = store.update("truncate", view -> {
@@ -369,7 +371,16 @@ public final class CompositeDatasetAdmin {
    * dataset stays usable.
    */
   private void checkMayDeleteTables() {
-    run("drop", admin -> {
+    checkMayChangeTables("drop");
+  }
+
+  /**
+   * Refuses, before anything commits, a caller who may write the tables but not truncate, delete
+   * or flush them (a writer): with authorization on, each table is flushed, which HBase allows to
+   * exactly those (ADMIN or CREATE on the table or its namespace).
+   */
+  private void checkMayChangeTables(String operation) {
+    run(operation, admin -> {
       if (!org.apache.hadoop.hbase.security.access.AccessControlClient.isAuthorizationEnabled(connection)) {
         return null;
       }
