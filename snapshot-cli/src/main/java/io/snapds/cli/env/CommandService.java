@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Before the token nothing is spent on a connection: it is read by one of a few handshake
  * threads (a bounded queue behind them; past it a connection is closed at once), within
- * {@value #DEFAULT_HANDSHAKE_TIMEOUT_MS} ms ({@link #HANDSHAKE_TIMEOUT_MS}) and at most 64 bytes,
+ * {@value #DEFAULT_HANDSHAKE_TIMEOUT_MS} ms in all ({@link #HANDSHAKE_TIMEOUT_MS}) and at most 64 bytes,
  * and only a connection with the right token counts as a running command (which keeps the server
  * from idling out) and gets a thread of its own.
  */
@@ -169,8 +169,8 @@ public final class CommandService implements AutoCloseable {
   private void handshake(Socket client) {
     Request request;
     try {
-      client.setSoTimeout(handshakeTimeoutMs);
-      InputStream in = new BufferedInputStream(client.getInputStream());
+      InputStream in = new BufferedInputStream(new DeadlineInput(client, System.nanoTime()
+          + TimeUnit.MILLISECONDS.toNanos(handshakeTimeoutMs)));
       if (!MessageDigest.isEqual(token.getBytes(StandardCharsets.UTF_8),
           readString(in, MAX_TOKEN).getBytes(StandardCharsets.UTF_8))) {
         LOG.warn("refused a command connection with a wrong token");
@@ -200,6 +200,41 @@ public final class CommandService implements AutoCloseable {
     } catch (java.util.concurrent.RejectedExecutionException e) { // stopping
       running.decrementAndGet();
       closeQuietly(client);
+    }
+  }
+
+  /**
+   * The socket's input until a deadline for the whole handshake, not per read: a client that sends
+   * a byte now and then would otherwise hold a handshake thread for as long as it likes.
+   */
+  private static final class DeadlineInput extends java.io.FilterInputStream {
+    private final Socket socket;
+    private final long deadlineNanos;
+
+    DeadlineInput(Socket socket, long deadlineNanos) throws IOException {
+      super(socket.getInputStream());
+      this.socket = socket;
+      this.deadlineNanos = deadlineNanos;
+    }
+
+    private void untilDeadline() throws IOException {
+      long leftMs = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+      if (leftMs <= 0) {
+        throw new java.net.SocketTimeoutException("the handshake took longer than its timeout");
+      }
+      socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, leftMs));
+    }
+
+    @Override
+    public int read() throws IOException {
+      untilDeadline();
+      return super.read();
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      untilDeadline();
+      return super.read(b, off, len);
     }
   }
 

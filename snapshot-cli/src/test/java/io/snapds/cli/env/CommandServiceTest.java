@@ -55,6 +55,24 @@ class CommandServiceTest {
   }
 
   @Test
+  void aTokenTrickledByteByByteIsCutAtTheHandshakeTimeoutInAll() throws Exception {
+    try (Socket slow = connect()) {
+      OutputStream out = slow.getOutputStream();
+      boolean cut = false;
+      try {
+        for (int i = 0; i < 20; i++) { // 2 s in all, each byte well within the 300 ms timeout
+          out.write('a');
+          out.flush();
+          Thread.sleep(100);
+        }
+      } catch (IOException closedMeanwhile) {
+        cut = true; // the server closed it while the client still sent
+      }
+      assertTrue(cut, "the server went on reading a handshake that had outlasted its timeout");
+    }
+  }
+
+  @Test
   void aFirstStringLongerThanAnyTokenIsNotReadOn() throws IOException {
     try (Socket big = connect()) {
       OutputStream out = big.getOutputStream();
