@@ -189,9 +189,9 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     checkWritable();
     writing(rows::close);
     // a keeper of its own before this writer's stops, so that no beat is skipped in between; it
-    // renews for at most the build's time: past it cleanup takes the build for dead anyway
+    // renews for what is left of the writer's: past the build's time cleanup takes the build for dead
     LeaseKeeper bridge = new LeaseKeeper(ops.locks(), keeper.lease(), ops.properties().lockSettings(),
-        ops.properties().maxBuildTime());
+        keeper.renewalLeft());
     keeper.close();
     status = Status.DETACHED;
     return new LeaseHold(handle, bridge);

@@ -57,6 +57,11 @@ public final class LeaseKeeper implements AutoCloseable {
     timer.scheduleWithFixedDelay(this::beat, every, every, TimeUnit.MILLISECONDS);
   }
 
+  /** How long this keeper still renews: what is left before its deadline; null if it has none. */
+  public java.time.Duration renewalLeft() {
+    return hasDeadline ? java.time.Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime())) : null;
+  }
+
   private void beat() {
     if (hasDeadline && System.nanoTime() - deadlineNanos >= 0) {
       LOG.info("lock '{}' (token {}): renewed for as long as it was asked to; stopping its heartbeat",
