@@ -48,15 +48,8 @@ final class DiffCommand extends EnvCommand {
   @Parameters(index = "2", paramLabel = "TO", description = "The newer snapshot (see above).")
   String to;
 
-  @Option(names = "--prefix", paramLabel = "KEY",
-      description = "Only rows whose key starts with this (with a schema: the first key field(s), joined by '|').")
-  String prefix;
-
-  @Option(names = "--start", paramLabel = "KEY", description = "First key (inclusive; with a schema: typed key values).")
-  String start;
-
-  @Option(names = "--stop", paramLabel = "KEY", description = "Last key (exclusive; with a schema: typed key values).")
-  String stop;
+  @picocli.CommandLine.Mixin
+  KeyRange keys;
 
   @Option(names = "--columns", split = ",", paramLabel = "FAMILY[:QUALIFIER]",
       description = "Compare only these columns or families (with a schema: field names); a row holding none of"
@@ -77,10 +70,7 @@ final class DiffCommand extends EnvCommand {
 
   @Override
   void validate() {
-    if (prefix != null && (start != null || stop != null)) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-          "--prefix cannot be combined with --start/--stop");
-    }
+    keys.validate(spec);
     RowScan.all().limit(limit);
     fromSelector = selector(from);
     toSelector = selector(to);
@@ -114,15 +104,9 @@ final class DiffCommand extends EnvCommand {
     try (SnapshotDataset ds = env.datasets().open(dataset)) {
       Optional<Schema> schema = ds.schema();
       String family = ds.properties().defaultFamily();
-      TypedRead keys = TypedRead.keysOf(schema);
       RowScan scan = schema.isPresent() ? typedColumns(RowScan.all(), schema.get(), family) : Columns.project(
           RowScan.all(), columns);
-      scan = scan.limit(limit);
-      if (prefix != null) {
-        scan = scan.prefix(keys.keyPrefix(prefix));
-      } else if (start != null || stop != null) {
-        scan = scan.range(start == null ? null : keys.keyPrefix(start), stop == null ? null : keys.keyPrefix(stop));
-      }
+      scan = keys.apply(scan.limit(limit), TypedRead.keysOf(schema));
       PrintWriter out = out();
       try (DiffScanner diff = ds.diff(fromSelector, toSelector, scan)) {
         if (stat) {

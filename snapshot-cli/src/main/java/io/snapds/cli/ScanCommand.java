@@ -23,15 +23,8 @@ final class ScanCommand extends EnvCommand {
   @Mixin
   SnapshotSelection selection;
 
-  @Option(names = "--prefix", paramLabel = "KEY",
-      description = "Only rows whose key starts with this (with a schema: the first key field(s), joined by '|').")
-  String prefix;
-
-  @Option(names = "--start", paramLabel = "KEY", description = "First key (inclusive; with a schema: typed key values).")
-  String start;
-
-  @Option(names = "--stop", paramLabel = "KEY", description = "Last key (exclusive; with a schema: typed key values).")
-  String stop;
+  @picocli.CommandLine.Mixin
+  KeyRange keys;
 
   @Option(names = "--columns", split = ",", paramLabel = "FAMILY[:QUALIFIER]",
       description = "Only these columns or families, comma separated (with a schema: field names).")
@@ -45,10 +38,7 @@ final class ScanCommand extends EnvCommand {
 
   @Override
   void validate() {
-    if (prefix != null && (start != null || stop != null)) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-          "--prefix cannot be combined with --start/--stop");
-    }
+    keys.validate(spec);
     RowScan.all().limit(limit); // checks the limit before the environment starts
   }
 
@@ -57,12 +47,7 @@ final class ScanCommand extends EnvCommand {
     try (SnapshotDataset ds = env.datasets().open(dataset)) {
       SnapshotReader reader = selection.reader(ds);
       TypedRead typed = TypedRead.of(ds, reader, columns);
-      RowScan scan = typed.scan().limit(limit);
-      if (prefix != null) {
-        scan = scan.prefix(typed.keyPrefix(prefix));
-      } else if (start != null || stop != null) {
-        scan = scan.range(start == null ? null : typed.keyPrefix(start), stop == null ? null : typed.keyPrefix(stop));
-      }
+      RowScan scan = keys.apply(typed.scan().limit(limit), typed);
       RowPrinter printer = typed.printer(out(), json);
       try (RowScanner rows = reader.scan(scan)) {
         for (SnapshotRow row : rows) {
