@@ -130,10 +130,19 @@ public final class ProtocolSimulation {
   private volatile boolean truncateUnfinished;
   /**
    * Truncates begun so far. A truncate removes every snapshot, whatever protects its readers, so a
-   * protected read whose protection began before a truncate did may fail with
-   * {@code SnapshotCleanedException}; the checks below compare this count at the protection's start.
+   * protected read whose protection began before a truncate ended may fail with
+   * {@code SnapshotCleanedException}; the checks below compare {@link #truncateMark()}.
    */
   private volatile long truncatesBegun;
+
+  /**
+   * What a protected read notes when its protection begins: the truncates begun so far, or -1 when
+   * one is running (it removes the snapshot just pinned too). A read may be cut short by a
+   * truncate iff its note differs from {@link #truncatesBegun} when it is.
+   */
+  private long truncateMark() {
+    return truncateUnfinished ? -1 : truncatesBegun;
+  }
   private int processes;
 
   /** A simulated run: {@code steps} steps of the scheduler on a {@link SimHBase} and an in-process Tephra. */
@@ -544,7 +553,7 @@ public final class ProtocolSimulation {
     io.snapds.dataset.read.SnapshotSelector to = selector(r);
     RowScan scan = RowScan.all().caching(1 + r.nextInt(20));
     Instant pinnedUntil = clock.instant().plus(Duration.ofMinutes(10)).minusSeconds(5);
-    long truncates = truncatesBegun;
+    long truncates = truncateMark();
     try (io.snapds.dataset.DiffScanner diff = ds.diff(from, to, scan)) {
       if (r.nextBoolean()) {
         List<String> changes = new ArrayList<>();
@@ -576,7 +585,7 @@ public final class ProtocolSimulation {
 
   /** A long transaction (a report that runs for hours): its start pins the snapshot it resolves. */
   private void readInLongTransaction(SnapshotDataset ds) {
-    long truncates = truncatesBegun;
+    long truncates = truncateMark();
     Transaction t = txClient.startLong();
     try {
       ds.startTx(t);
@@ -610,7 +619,7 @@ public final class ProtocolSimulation {
    * splits), release the pin.
    */
   private void splitJob(SnapshotDataset ds, Random r) {
-    long truncates = truncatesBegun;
+    long truncates = truncateMark();
     try (io.snapds.dataset.read.SnapshotRead read = io.snapds.dataset.read.SnapshotRead.pin(connection, ds,
         io.snapds.dataset.read.SnapshotSelector.current(), Thread.currentThread().getName(), Duration.ofMinutes(30))) {
       try {
@@ -651,7 +660,7 @@ public final class ProtocolSimulation {
   private void readInTransaction(SnapshotDataset ds, Random r) {
     TransactionContext ctx = new TransactionContext(txClient, ds);
     boolean ended = false;
-    long truncates = truncatesBegun;
+    long truncates = truncateMark();
     try {
       ctx.start();
       Optional<SnapshotId> pinned = ds.pinnedSnapshot();
