@@ -34,8 +34,12 @@ public record DatasetEvent(int schemaVersion, Type type, DatasetId dataset, long
 
   /** What changed. */
   public enum Type {
-    /** A snapshot was committed and made current. */
+    /** A snapshot was committed and made current (directly, from a stage, or with a publish group). */
     PUBLISHED,
+    /** A snapshot was staged: complete, readable by id, waiting for an audit to publish or discard it. */
+    STAGED,
+    /** A staged snapshot was discarded (by an audit, by hand, or past {@code staged.max.age}); it was never current. */
+    DISCARDED,
     /** The current pointer was moved back to an older snapshot. */
     ROLLED_BACK,
     /** A committed snapshot was expired by retention or {@code expireSnapshots()}. */

@@ -33,6 +33,7 @@ public final class DatasetProperties {
   private final int cleanupThreads;
   private final byte[][] firstSplitPoints;
   private final boolean mergeEmptyRegions;
+  private final Duration stagedMaxAge;
 
   private DatasetProperties(Builder b) {
     checkArgument(!b.families.isEmpty(), "a dataset needs at least one column family");
@@ -61,6 +62,9 @@ public final class DatasetProperties {
     this.cleanupThreads = b.cleanupThreads;
     this.firstSplitPoints = validSplitPoints(b.firstSplitPoints);
     this.mergeEmptyRegions = b.mergeEmptyRegions;
+    checkArgument(b.stagedMaxAge != null && b.stagedMaxAge.getSeconds() >= 1,
+        "staged.max.age must be >= 1s, got %s", b.stagedMaxAge);
+    this.stagedMaxAge = b.stagedMaxAge;
     this.historyRetainMaxAge = b.historyRetainMaxAge;
     this.families = List.copyOf(b.families);
     this.retention = checkNotNull(b.retention, "retention");
@@ -98,7 +102,8 @@ public final class DatasetProperties {
         .maxBuildTime(maxBuildTime).commitRetries(commitRetries)
         .historyHorizon(historyRetainLast, historyRetainMaxAge).eventsRetainLast(eventsRetainLast)
         .presplitMaxRegions(presplitMaxRegions)
-        .firstSplitPoints(firstSplitPoints()).cleanupThreads(cleanupThreads).mergeEmptyRegions(mergeEmptyRegions);
+        .firstSplitPoints(firstSplitPoints()).cleanupThreads(cleanupThreads).mergeEmptyRegions(mergeEmptyRegions)
+        .stagedMaxAge(stagedMaxAge);
   }
 
   /** Column families of the data table; the first is the default one. */
@@ -195,6 +200,15 @@ public final class DatasetProperties {
     return mergeEmptyRegions;
   }
 
+  /**
+   * How long a staged snapshot waits for its audit ({@code staged.max.age}, default 7 days): the
+   * reconciler discards a stage older than this, so that an audit that never ran does not keep
+   * its rows for ever.
+   */
+  public Duration stagedMaxAge() {
+    return stagedMaxAge;
+  }
+
   /** The history horizon by age: entries younger than this are kept beyond the count. Default none. */
   public java.util.Optional<Duration> historyRetainMaxAge() {
     return java.util.Optional.ofNullable(historyRetainMaxAge);
@@ -208,14 +222,15 @@ public final class DatasetProperties {
         && historyRetainLast == p.historyRetainLast && Objects.equals(historyRetainMaxAge, p.historyRetainMaxAge)
         && eventsRetainLast == p.eventsRetainLast && presplitMaxRegions == p.presplitMaxRegions
         && Arrays.deepEquals(firstSplitPoints, p.firstSplitPoints)
-        && cleanupThreads == p.cleanupThreads && mergeEmptyRegions == p.mergeEmptyRegions;
+        && cleanupThreads == p.cleanupThreads && mergeEmptyRegions == p.mergeEmptyRegions
+        && stagedMaxAge.equals(p.stagedMaxAge);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(families, retention, lockSettings, maxBuildTime, commitRetries, historyRetainLast,
         historyRetainMaxAge, eventsRetainLast, presplitMaxRegions, Arrays.deepHashCode(firstSplitPoints),
-        cleanupThreads, mergeEmptyRegions);
+        cleanupThreads, mergeEmptyRegions, stagedMaxAge);
   }
 
   @Override
@@ -225,7 +240,7 @@ public final class DatasetProperties {
         + ", historyRetainLast=" + historyRetainLast + ", historyRetainMaxAge=" + historyRetainMaxAge
         + ", eventsRetainLast=" + eventsRetainLast + ", presplitMaxRegions=" + presplitMaxRegions
         + ", firstSplitPoints=" + firstSplitPoints.length
-        + ", cleanupThreads=" + cleanupThreads + ", mergeEmptyRegions=" + mergeEmptyRegions + "}";
+        + ", cleanupThreads=" + cleanupThreads + ", mergeEmptyRegions=" + mergeEmptyRegions + ", stagedMaxAge=" + stagedMaxAge + "}";
   }
 
   /**
@@ -245,6 +260,7 @@ public final class DatasetProperties {
     private int cleanupThreads = 4;
     private List<byte[]> firstSplitPoints = List.of();
     private boolean mergeEmptyRegions = true;
+    private Duration stagedMaxAge = Duration.ofDays(7);
 
     public Builder families(List<String> families) {
       this.families = checkNotNull(families, "families");
@@ -298,6 +314,12 @@ public final class DatasetProperties {
     /** See {@link DatasetProperties#firstSplitPoints()}: user keys, sorted and distinct. */
     public Builder firstSplitPoints(List<byte[]> userKeys) {
       this.firstSplitPoints = checkNotNull(userKeys, "first split points");
+      return this;
+    }
+
+    /** See {@link DatasetProperties#stagedMaxAge()}. */
+    public Builder stagedMaxAge(Duration stagedMaxAge) {
+      this.stagedMaxAge = stagedMaxAge;
       return this;
     }
 

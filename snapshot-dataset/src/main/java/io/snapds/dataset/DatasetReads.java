@@ -252,7 +252,7 @@ final class DatasetReads implements TransactionAware {
   /** The committed snapshot recorded for a source key, if any. */
   Optional<SnapshotInfo> snapshotForSource(String sourceKey) {
     return read(view -> view.snapshotForSource(sourceKey).flatMap(view::snapshot)
-        .filter(i -> i.state().isReadable()));
+        .filter(i -> i.state() == SnapshotState.COMMITTED));
   }
 
   // ---- pins ----
@@ -326,7 +326,7 @@ final class DatasetReads implements TransactionAware {
       long lastEvent = view.lastEventSequence();
       long oldestEvent = positions.isEmpty() ? 0 : view.oldestEventSequence();
       positions.forEach((name, at) -> deliveries.add(new DatasetStatus.Delivery(name, at, lastEvent, oldestEvent)));
-      return new DatasetStatus(id, now, view.currentInfo(), builds, lockRows, Cleanup.backlog(view, ops.locks()),
+      return new DatasetStatus(id, now, view.currentInfo(), builds, view.staged(), lockRows, Cleanup.backlog(view, ops.locks()),
           lastEvent, deliveries);
     });
   }

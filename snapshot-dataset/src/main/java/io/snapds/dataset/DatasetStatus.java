@@ -18,19 +18,27 @@ import java.util.Optional;
  * @param at when the status was read (the dataset's clock)
  * @param current the current snapshot, if any was published
  * @param building snapshots in state BUILDING
+ * @param staged snapshots STAGED and waiting for an audit (publish or discard), oldest first
  * @param locks every lock of the dataset (the writer lock, one per source key built)
  * @param awaitingCleanup expired and aborted snapshots whose rows are not deleted yet
  * @param lastEventSequence the sequence of the dataset's newest outbox event (0 before the first)
  * @param deliveries the delivered position of every relay and consumer that recorded one
  */
 public record DatasetStatus(DatasetId dataset, Instant at, Optional<SnapshotInfo> current, List<Build> building,
-    List<LockStatus> locks, List<Backlog> awaitingCleanup, long lastEventSequence, List<Delivery> deliveries) {
+    List<SnapshotInfo> staged, List<LockStatus> locks, List<Backlog> awaitingCleanup, long lastEventSequence, List<Delivery> deliveries) {
 
   public DatasetStatus {
     building = List.copyOf(building);
+    staged = List.copyOf(staged);
     locks = List.copyOf(locks);
     awaitingCleanup = List.copyOf(awaitingCleanup);
     deliveries = List.copyOf(deliveries);
+  }
+
+  /** A status without staged snapshots (the form before staging existed). */
+  public DatasetStatus(DatasetId dataset, Instant at, Optional<SnapshotInfo> current, List<Build> building,
+      List<LockStatus> locks, List<Backlog> awaitingCleanup, long lastEventSequence, List<Delivery> deliveries) {
+    this(dataset, at, current, building, List.of(), locks, awaitingCleanup, lastEventSequence, deliveries);
   }
 
   /**
@@ -98,7 +106,7 @@ public record DatasetStatus(DatasetId dataset, Instant at, Optional<SnapshotInfo
 
   /**
    * What needs a repair or a person, one line each, empty when all is well: a BUILDING snapshot
-   * whose writer is gone or stalled, a lock whose lease expired without release, a snapshot that
+   * whose writer is gone or stalled, a stage waiting for its audit longer than {@code stale}, a lock whose lease expired without release, a snapshot that
    * could be cleaned but was not, a snapshot held by readers although it was published longer
    * than {@code stale} ago (its expiry time is not recorded), a relay behind the retained event
    * window.
@@ -112,6 +120,13 @@ public record DatasetStatus(DatasetId dataset, Instant at, Optional<SnapshotInfo
       } else if (!b.leaseHeld()) {
         found.add("snapshot " + b.snapshot().id() + " is BUILDING but the lease of lock '" + b.lockName()
             + "' is not held: its writer (" + b.snapshot().writer() + ") is stalled or dead");
+      }
+    }
+    for (SnapshotInfo s : staged) {
+      Duration waiting = Duration.between(s.stagedAt().orElse(s.createdAt()), at);
+      if (waiting.compareTo(stale) > 0) {
+        found.add("snapshot " + s.id() + " has waited for its audit for " + waiting + " since it was staged: publish"
+            + " or discard it (the reconciler discards it past staged.max.age)");
       }
     }
     for (LockStatus l : locks) {

@@ -51,10 +51,13 @@ abstract class MetadataUpdate<T> implements PendingUpdate<T> {
     return view.snapshot(snapshot).orElseThrow(() -> new SnapshotNotAvailableException(ops.id(), snapshot, null));
   }
 
-  /** The record of {@code snapshot}, which must be readable (COMMITTED or EXPIRED). */
+  /**
+   * The record of {@code snapshot}, which must be published and retained (COMMITTED): a staged
+   * one becomes current only through {@link SnapshotDataset#publish}.
+   */
   final SnapshotInfo requireReadable(MetadataView view, SnapshotId snapshot) {
     SnapshotInfo s = requireRecorded(view, snapshot);
-    if (!s.state().isReadable()) {
+    if (s.state() != SnapshotState.COMMITTED) {
       throw new SnapshotNotAvailableException(ops.id(), snapshot, s.state());
     }
     return s;

@@ -207,10 +207,13 @@ public final class NewSnapshot {
     }
   }
 
-  /** The snapshot already published for the run id, or committed for the source key. */
+  /**
+   * The snapshot already published (or staged: {@link SnapshotWriter#alreadyPublished()} then
+   * returns it STAGED) for the run id, or committed for the source key.
+   */
   static Optional<SnapshotInfo> published(MetadataView view, String runId, String sourceKey) {
     if (runId != null) {
-      Optional<SnapshotInfo> run = view.snapshotForRun(runId).flatMap(view::snapshot);
+      Optional<SnapshotInfo> run = Publication.earlierOfRun(view, runId); // published, or staged
       if (run.isPresent()) {
         return run;
       }

@@ -101,6 +101,7 @@ public final class Reconciler {
       Map<String, String> behind = new TreeMap<>();
       relay(dataset, relays, relayed, behind);
       repairs.addAll(ExpiredLeases.fence(dataset, owner)); // before cleanup: it cleans what they built
+      repairs.addAll(discardStaleStages(dataset));
       CleanupResult cleanup = dataset.cleanup().run(CleanupListener.NONE);
       relay(dataset, relays, relayed, behind);
       List<String> remaining = new ArrayList<>(reads.status().attention(stale));
@@ -119,6 +120,20 @@ public final class Reconciler {
         locks.release(keeper.lease());
       }
     }
+  }
+
+  /**
+   * Discards the stages older than {@code staged.max.age}: an audit that never ran (its consumer
+   * stopped, its pipeline was abandoned) must not keep a stage's rows for ever. One commit, which
+   * reads the staged index only.
+   */
+  private static List<String> discardStaleStages(OperationsContext dataset) {
+    java.time.Instant cutoff = dataset.clock().instant().minus(dataset.properties().stagedMaxAge());
+    List<SnapshotInfo> discarded = dataset.store().update("discard stale stages",
+        view -> StagedPublication.discardStagedBefore(dataset.id(), view, cutoff));
+    dataset.fenceForCleanup(discarded);
+    return discarded.stream().map(s -> "discarded staged snapshot " + s.id() + ", staged at "
+        + s.stagedAt().orElseThrow() + ", older than staged.max.age " + dataset.properties().stagedMaxAge()).toList();
   }
 
   /** {@link ReconcileResult#repairs()}: the pass wrote the CREATED event of a create cut off before it. */

@@ -399,6 +399,50 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
     return NewSnapshot.sharedBuild(ops, snapshotForSource(sourceKey), sourceKey, builder);
   }
 
+  // ---- staged snapshots (write, audit, publish) ----
+
+  /**
+   * Publishes a snapshot staged by {@link SnapshotWriter#stage()}: one short transaction makes it
+   * current, if the snapshot current now is still the one it was staged on. Publishing a snapshot
+   * published already returns it unchanged, so a retried publish publishes once.
+   *
+   * @throws StagedBaseMovedException if another snapshot was made current since the stage (nothing changes)
+   * @throws SnapshotNotAvailableException if it was never staged, or was discarded
+   */
+  public SnapshotInfo publish(SnapshotId staged) {
+    return publish(staged, PublishMode.BASE_UNCHANGED);
+  }
+
+  /** {@link #publish(SnapshotId)}, replacing whatever is current with {@link PublishMode#REPLACE_CURRENT}. */
+  public SnapshotInfo publish(SnapshotId staged, PublishMode mode) {
+    checkNotNull(staged, "snapshot id must not be null");
+    checkNotNull(mode, "publish mode must not be null");
+    StagedPublication publication = new StagedPublication(ops.id(), staged, mode == PublishMode.REPLACE_CURRENT,
+        ops.properties().retention(), null);
+    Publication.Published published = ops.store().update("publish staged snapshot " + staged, publication::apply);
+    ops.fenceForCleanup(published.expired());
+    return published.snapshot();
+  }
+
+  /**
+   * Discards a staged snapshot: it expires without ever having been current, and cleanup deletes
+   * its rows once its readers are gone. Discarding one discarded already changes nothing.
+   *
+   * @throws IllegalArgumentException if it is not staged (a published one is expired instead)
+   */
+  public SnapshotInfo discard(SnapshotId staged) {
+    checkNotNull(staged, "snapshot id must not be null");
+    SnapshotInfo discarded = ops.store().update("discard staged snapshot " + staged,
+        view -> StagedPublication.discard(ops.id(), view, staged));
+    ops.fenceForCleanup(List.of(discarded));
+    return discarded;
+  }
+
+  /** The snapshots staged and waiting for an audit, oldest first: one scan of the staged index. */
+  public List<SnapshotInfo> stagedSnapshots() {
+    return reads.read(io.snapds.dataset.store.MetadataView::staged);
+  }
+
   // ---- history operations ----
 
   public ExpireSnapshots expireSnapshots() {

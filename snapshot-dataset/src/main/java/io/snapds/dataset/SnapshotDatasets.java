@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -156,6 +157,32 @@ public final class SnapshotDatasets {
     return new SnapshotDataset(OperationsContext.open(id, admin.properties(),
         format >= PropertiesCodec.NUMBERED_KEYS_FORMAT, connection, txClient, clock, commitClock,
         c -> readReuse.isZero() ? ReadTransactions.fresh(c) : ReadTransactions.reusing(c, readReuse, nanoTime)));
+  }
+
+  /**
+   * Several datasets published in one transaction: all of their snapshots become current, or
+   * none does. See {@link PublishGroup}. Every member must be opened from this object (or one
+   * with the same transaction client).
+   */
+  public PublishGroup publishTogether() {
+    return new PublishGroup(txClient);
+  }
+
+  /**
+   * Rolls a publish group back in every member together, in one transaction: each member's current
+   * snapshot must still be the one the group published, and each goes back to that snapshot's
+   * parent (the snapshot the group replaced), which must still be retained. Either every member
+   * moves back or none does.
+   *
+   * @return the snapshot each member is back on
+   * @throws IllegalArgumentException if a member's current snapshot is not of the group, or has no retained parent
+   */
+  public Map<DatasetId, SnapshotId> rollbackGroup(String groupId, SnapshotDataset... members) {
+    List<OperationsContext> contexts = new ArrayList<>();
+    for (SnapshotDataset member : members) {
+      contexts.add(checkNotNull(member, "dataset must not be null").operations());
+    }
+    return GroupRollback.rollback(txClient, groupId, contexts);
   }
 
   /** Datasets in every namespace: those whose metadata table exists. */

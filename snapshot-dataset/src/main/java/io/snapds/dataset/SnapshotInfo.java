@@ -35,6 +35,8 @@ public final class SnapshotInfo {
   private final ImmutableSortedMap<String, String> summary;
   private final Integer schemaId;
   private final long keyNumber;
+  private final Instant stagedAt;
+  private final String group;
 
   private SnapshotInfo(Builder b) {
     this.id = checkNotNull(b.id, "id");
@@ -54,6 +56,8 @@ public final class SnapshotInfo {
     this.summary = ImmutableSortedMap.copyOf(b.summary);
     this.schemaId = b.schemaId;
     this.keyNumber = b.keyNumber;
+    this.stagedAt = b.stagedAt;
+    this.group = b.group;
     checkArgument(keyNumber >= 0 && keyNumber <= SnapshotKeys.MAX_NUMBER,
         "key number must be between 0 and %s, got %s", SnapshotKeys.MAX_NUMBER, keyNumber);
   }
@@ -82,11 +86,31 @@ public final class SnapshotInfo {
     b.summary = summary;
     b.schemaId = schemaId;
     b.keyNumber = keyNumber;
+    b.stagedAt = stagedAt;
+    b.group = group;
     return b;
   }
 
   public SnapshotId id() {
     return id;
+  }
+
+  /** When its writer staged it for audit (see {@link SnapshotWriter#stage()}); empty if it was committed directly. */
+  public Optional<Instant> stagedAt() {
+    return Optional.ofNullable(stagedAt);
+  }
+
+  /**
+   * A staged snapshot that was discarded (by hand, by an audit, or past {@code staged.max.age}):
+   * staged, never published, expired. It was never current and never will be.
+   */
+  public boolean discarded() {
+    return stagedAt != null && committedAt == null && state == SnapshotState.EXPIRED;
+  }
+
+  /** The publish group it was published with ({@link PublishGroup}), if any. */
+  public Optional<String> group() {
+    return Optional.ofNullable(group);
   }
 
   public SnapshotState state() {
@@ -189,13 +213,15 @@ public final class SnapshotInfo {
         && Objects.equals(parentId, other.parentId) && tags.equals(other.tags)
         && fencingToken == other.fencingToken && cleanupFence == other.cleanupFence
         && Objects.equals(cleanedAt, other.cleanedAt) && summary.equals(other.summary)
-        && Objects.equals(schemaId, other.schemaId) && keyNumber == other.keyNumber;
+        && Objects.equals(schemaId, other.schemaId) && keyNumber == other.keyNumber
+        && Objects.equals(stagedAt, other.stagedAt) && Objects.equals(group, other.group);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(id, state, createdAt, committedAt, rowCount, byteCount, writer, runId,
-        sourceKey, parentId, tags, fencingToken, cleanupFence, cleanedAt, summary, schemaId, keyNumber);
+        sourceKey, parentId, tags, fencingToken, cleanupFence, cleanedAt, summary, schemaId, keyNumber,
+        stagedAt, group);
   }
 
   @Override
@@ -205,7 +231,7 @@ public final class SnapshotInfo {
         .add("rows", rowCount).add("bytes", byteCount).add("writer", writer).add("runId", runId)
         .add("sourceKey", sourceKey).add("parent", parentId).add("tags", tags.isEmpty() ? null : tags)
         .add("cleanedAt", cleanedAt).add("summary", summary.isEmpty() ? null : summary).add("schema", schemaId)
-        .add("keyNumber", keyNumber == 0 ? null : keyNumber).toString();
+        .add("keyNumber", keyNumber == 0 ? null : keyNumber).add("stagedAt", stagedAt).add("group", group).toString();
   }
 
   /** Builds a {@link SnapshotInfo}; id, state and createdAt are required. */
@@ -227,6 +253,8 @@ public final class SnapshotInfo {
     private Map<String, String> summary = Map.of();
     private Integer schemaId;
     private long keyNumber;
+    private Instant stagedAt;
+    private String group;
 
     private Builder(SnapshotId id) {
       this.id = checkNotNull(id, "id");
@@ -311,6 +339,16 @@ public final class SnapshotInfo {
     /** See {@link SnapshotInfo#keyNumber()}; 0 (the default) for the 8-byte id prefix. */
     public Builder keyNumber(long keyNumber) {
       this.keyNumber = keyNumber;
+      return this;
+    }
+
+    public Builder stagedAt(Instant stagedAt) {
+      this.stagedAt = stagedAt;
+      return this;
+    }
+
+    public Builder group(String group) {
+      this.group = group;
       return this;
     }
 

@@ -113,6 +113,22 @@ public interface SnapshotWriter extends AutoCloseable {
    */
   SnapshotInfo commit();
 
+  /**
+   * Stages the snapshot for an audit instead of publishing it (write, audit, publish): one short
+   * transaction records it STAGED, with the current snapshot as its parent, and takes its run id.
+   * A staged snapshot is complete and immutable, readable by id ({@link SnapshotDataset#readSnapshot},
+   * pins, MapReduce, Hive, the command line), but never current and invisible to time travel by
+   * time until {@link SnapshotDataset#publish} makes it current; {@link SnapshotDataset#discard},
+   * or the reconciler once it is older than {@code staged.max.age}, expires it. Releases the writer
+   * lock. A run id already staged or published returns that snapshot, as {@link #commit()} does.
+   *
+   * @throws FencedWriterException if this writer's lease was taken over meanwhile
+   * @throws SupersededSnapshotException if a newer snapshot is current already
+   * @throws CommitConflictException if concurrent metadata changes kept winning (retryable)
+   * @throws CommitStateUnknownException if the transaction service failed during commit
+   */
+  SnapshotInfo stage();
+
   /** Gives the snapshot up: it is marked aborted; {@code cleanup()} deletes its rows later. Idempotent. */
   void abort();
 

@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
 final class SnapshotWriterImpl implements SnapshotWriter {
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotWriterImpl.class);
 
-  private enum Status { OPEN, COMMITTED, ABORTED, UNKNOWN, DETACHED, WRITE_FAILED }
+  private enum Status { OPEN, COMMITTED, STAGED, ABORTED, UNKNOWN, DETACHED, WRITE_FAILED }
 
   private final OperationsContext ops;
   private final MetadataStore store;
@@ -223,52 +223,94 @@ final class SnapshotWriterImpl implements SnapshotWriter {
 
   @Override
   public SnapshotInfo commit() {
+    return publishOrStage(false);
+  }
+
+  @Override
+  public SnapshotInfo stage() {
+    return publishOrStage(true);
+  }
+
+  private SnapshotInfo publishOrStage(boolean stage) {
     if (alreadyPublished != null) {
       return alreadyPublished;
     }
+    Publication publication = prepare(stage);
+    Publication.Published published;
+    try {
+      published = store.update((stage ? "stage snapshot " : "publish snapshot ") + handle.snapshot,
+          publication::apply);
+    } catch (RuntimeException e) {
+      throw failed(e);
+    }
+    return published(published);
+  }
+
+  /**
+   * Everything a publish does before its metadata commit: the rows flushed, the lease checked, the
+   * counts taken. Returns the commit to make (alone, or as a member of a {@link PublishGroup}).
+   *
+   * @throws FencedWriterException if the lease was lost (the snapshot is aborted)
+   */
+  Publication prepare(boolean stage) {
+    checkState(alreadyPublished == null, "run '%s' was already published as snapshot %s",
+        alreadyPublished == null ? null : alreadyPublished.runId().orElse(null),
+        alreadyPublished == null ? null : alreadyPublished.id());
     checkState(status != Status.WRITE_FAILED,
         "snapshot %s lost rows in a failed write (%s): it cannot be committed; abort it and write it again",
         handle.snapshot, writeFailure);
     checkState(status == Status.OPEN, "snapshot %s is %s, cannot commit", handle.snapshot, status);
     try {
-      return publishOrFail();
+      writing(rows::flush);
+      if (keeper.isLost()) {
+        long fence = store.read(view -> view.fence(handle.options.lockName()));
+        abortQuietly();
+        throw new FencedWriterException(ops.id(), handle.snapshot, handle.token, Math.max(fence, handle.token + 1));
+      }
+      SnapshotRowCounter.Counts counts = storedCounts();
+      return new Publication(ops.id(), handle.snapshot, handle.token, handle.options, counts.rows(), counts.bytes(),
+          summary, ops.properties().retention(), stage, null);
     } catch (AccessDeniedException e) {
       abortQuietly(); // denied now means denied on every retry: give the snapshot up
       throw e.within("publish snapshot " + handle.snapshot, DatasetRole.WRITER);
     }
   }
 
-  private SnapshotInfo publishOrFail() {
-    writing(rows::flush);
-    if (keeper.isLost()) {
-      long fence = store.read(view -> view.fence(handle.options.lockName()));
-      abortQuietly();
-      throw new FencedWriterException(ops.id(), handle.snapshot, handle.token, Math.max(fence, handle.token + 1));
+  /**
+   * The metadata commit failed with {@code e}: gives the snapshot up when no retry can publish it,
+   * keeps it (and its lock) when the outcome is unknown. Returns the exception to throw.
+   */
+  RuntimeException failed(RuntimeException e) {
+    if (e instanceof AccessDeniedException denied) {
+      abortQuietly(); // denied now means denied on every retry: give the snapshot up
+      return denied.within("publish snapshot " + handle.snapshot, DatasetRole.WRITER);
     }
-    SnapshotRowCounter.Counts counts = storedCounts();
-    Publication publication = new Publication(ops.id(), handle.snapshot, handle.token, handle.options,
-        counts.rows(), counts.bytes(), summary, ops.properties().retention());
-    Publication.Published published;
-    try {
-      published = store.update("publish snapshot " + handle.snapshot, publication::apply);
-    } catch (FencedWriterException | SupersededSnapshotException | SnapshotNotAvailableException e) {
+    if (e instanceof FencedWriterException || e instanceof SupersededSnapshotException
+        || e instanceof SnapshotNotAvailableException) {
       abortQuietly();
-      throw e;
-    } catch (CommitStateUnknownException e) {
+    } else if (e instanceof CommitStateUnknownException) {
       status = Status.UNKNOWN;
       keeper.close();
-      throw e;
     }
+    return e;
+  }
+
+  /** The metadata commit made {@code published}: what follows it (lock released, build transaction ended). */
+  SnapshotInfo published(Publication.Published published) {
     if (published.byAnotherWriter()) {
-      // another writer published this run id (under another lock) first: ours never becomes visible
+      // another writer published (or staged) this run id (under another lock) first: ours never becomes visible
       LOG.info("run '{}' of dataset {} was published as snapshot {} meanwhile; aborting snapshot {}",
           handle.options.runId(), ops.id(), published.snapshot().id(), handle.snapshot);
       abortQuietly();
       return published.snapshot();
     }
-    status = Status.COMMITTED;
+    status = published.snapshot().state() == SnapshotState.STAGED ? Status.STAGED : Status.COMMITTED;
     afterPublish(published);
     return published.snapshot();
+  }
+
+  OperationsContext operations() {
+    return ops;
   }
 
   /**

@@ -32,6 +32,11 @@ final class TypedErrorsTxClient implements TransactionSystemClient {
         : new TypedErrorsTxClient(dataset, client);
   }
 
+  /** The client {@code client} wraps, or itself. */
+  static TransactionSystemClient unwrap(TransactionSystemClient client) {
+    return client instanceof TypedErrorsTxClient typed ? typed.delegate : client;
+  }
+
   private <T> T call(String what, Supplier<T> call) {
     return this.<T, RuntimeException>checked(what, call::get);
   }

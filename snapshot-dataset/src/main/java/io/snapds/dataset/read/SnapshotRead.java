@@ -89,7 +89,7 @@ public final class SnapshotRead implements AutoCloseable {
     checkNotNull(dataset, "dataset must not be null");
     checkNotNull(snapshot, "snapshot id must not be null");
     SnapshotState state = dataset.snapshot(snapshot).state();
-    if (state != SnapshotState.COMMITTED && state != SnapshotState.EXPIRED) {
+    if (state != SnapshotState.COMMITTED && state != SnapshotState.STAGED && state != SnapshotState.EXPIRED) {
       throw new SnapshotNotAvailableException(dataset.id(), snapshot, state);
     }
     if (dataset.isCleaned(snapshot)) {

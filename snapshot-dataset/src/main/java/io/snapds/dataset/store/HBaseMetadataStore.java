@@ -1,5 +1,7 @@
 package io.snapds.dataset.store;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeException;
 import dev.failsafe.RetryPolicy;
@@ -230,6 +232,119 @@ public final class HBaseMetadataStore implements MetadataStore {
       if (!done) {
         rollback(table, tx);
       }
+    }
+  }
+
+  /** One operation on one dataset's metadata, as a member of {@link #updateTogether}. */
+  public record Member<T>(HBaseMetadataStore store, Operation<T> operation) {}
+
+  /**
+   * Runs each member's operation on its dataset's metadata in one Tephra transaction: all of their
+   * writes commit, or none does. A reader whose transaction reads several of these datasets sees
+   * them all before or all after. Retried afresh on a conflict ({@code retries} times), each
+   * operation validating again, as {@link #update} does. Every member's store must talk to the
+   * same transaction service (the first member's client runs the transaction).
+   *
+   * @return each member's result, in order
+   */
+  public static List<Object> updateTogether(String operation, List<Member<?>> members, int retries) {
+    checkArgument(!members.isEmpty(), "no member to update");
+    HBaseMetadataStore first = members.get(0).store();
+    RetryPolicy<Object> budget = retryPolicy(retries, CommitBudget.MAX_BACKOFF);
+    try {
+      return Failsafe.with(budget).get(() -> attemptTogether(operation, members));
+    } catch (FailsafeException e) {
+      if (e.getCause() instanceof TransactionConflictException) {
+        throw new CommitConflictException(first.dataset, operation, e.getCause());
+      }
+      if (e.getCause() instanceof TransactionNotInProgressException) {
+        throw new StorageException(operation + " timed out on every attempt and did not commit", e.getCause());
+      }
+      throw StorageErrors.translate(first.dataset, operation, e.getCause());
+    } finally {
+      ReadTransactions.committed();
+    }
+  }
+
+  private static List<Object> attemptTogether(String operation, List<Member<?>> members)
+      throws TransactionConflictException, TransactionNotInProgressException {
+    HBaseMetadataStore first = members.get(0).store();
+    TransactionSystemClient txClient = first.txClient;
+    Transaction tx = txClient.startShort();
+    List<TxMetaTable> tables = new ArrayList<>();
+    boolean done = false;
+    try {
+      List<Object> results = new ArrayList<>();
+      List<LayoutView> views = new ArrayList<>();
+      for (Member<?> m : members) {
+        HBaseMetadataStore store = m.store();
+        TxMetaTable table = new TxMetaTable(store.connection, store.metaTable, store.bytesRead, store.readCalls,
+            store.deletesSent, true);
+        table.startTx(tx);
+        tables.add(table);
+        LayoutView view = new LayoutView(store.dataset, table, store.clock);
+        views.add(view);
+        results.add(m.operation().apply(view));
+      }
+      List<byte[]> changes = new ArrayList<>();
+      for (int i = 0; i < views.size(); i++) {
+        if (views.get(i).changed()) {
+          views.get(i).flush();
+          changes.addAll(tables.get(i).getTxChanges());
+        }
+      }
+      if (changes.isEmpty()) {
+        txClient.abort(tx);
+        done = true;
+        return results;
+      }
+      txClient.canCommitOrThrow(tx, changes);
+      for (TxMetaTable table : tables) {
+        table.commitTx();
+      }
+      first.commitOrUnknown(operation, tx);
+      for (TxMetaTable table : tables) {
+        table.postTxCommit();
+      }
+      done = true;
+      return results;
+    } catch (TransactionConflictException e) {
+      LOG.debug("{} conflicted, retrying from a fresh base", operation);
+      throw e;
+    } catch (TransactionNotInProgressException e) {
+      LOG.info("{} timed out before it committed (nothing committed), retrying: {}", operation, e.getMessage());
+      throw e;
+    } catch (TransactionFailureException e) {
+      throw new StorageException(operation, e);
+    } catch (CommitStateUnknownException e) {
+      done = true; // never roll back a commit whose outcome is unknown
+      throw e;
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw StorageErrors.translate(first.dataset, operation, e);
+    } finally {
+      if (!done) {
+        rollbackAll(first, tables, tx);
+      }
+    }
+  }
+
+  private static void rollbackAll(HBaseMetadataStore first, List<TxMetaTable> tables, Transaction tx) {
+    boolean clean = true;
+    for (TxMetaTable table : tables) {
+      try {
+        clean &= table.rollbackTx();
+      } catch (Exception e) {
+        LOG.warn("rolling back the metadata of a transaction over several datasets failed; invalidating"
+            + " transaction {}", tx.getTransactionId(), e);
+        clean = false;
+      }
+    }
+    if (clean) {
+      first.txClient.abort(tx);
+    } else {
+      first.txClient.invalidate(tx.getTransactionId());
     }
   }
 

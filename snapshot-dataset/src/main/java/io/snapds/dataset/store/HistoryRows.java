@@ -65,7 +65,7 @@ final class HistoryRows {
     p.historyCount++;
     p.lastAt = at.toEpochMilli();
     newHistory.add(new HistoryEntry(at, id, reason));
-    outbox.emit("publish".equals(reason) ? DatasetEvent.Type.PUBLISHED : DatasetEvent.Type.ROLLED_BACK, id);
+    outbox.emit(reason.equals("publish") || reason.startsWith("publish ") ? DatasetEvent.Type.PUBLISHED : DatasetEvent.Type.ROLLED_BACK, id);
   }
 
   List<HistoryEntry> history() {

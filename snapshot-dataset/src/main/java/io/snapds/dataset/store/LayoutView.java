@@ -132,6 +132,11 @@ final class LayoutView implements MetadataView {
   }
 
   @Override
+  public List<SnapshotInfo> staged() {
+    return snapshots.staged();
+  }
+
+  @Override
   public Optional<SnapshotId> newestCleaned() {
     return snapshots.newestCleaned();
   }

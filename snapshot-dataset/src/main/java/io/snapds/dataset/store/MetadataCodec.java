@@ -54,7 +54,10 @@ final class MetadataCodec {
           (b, c) -> b.cleanedAt(c.instant("cleaned", false))),
       new Field("summary", MetadataCodec::encodeSummary, (b, c) -> b.summary(c.summary())),
       new Field("schema", s -> s.schemaId().map(Bytes::toBytes).orElse(null), (b, c) -> b.schemaId(c.optionalInt("schema"))),
-      new Field("keyno", s -> nonZero(s.keyNumber()), (b, c) -> b.keyNumber(c.keyNumber())));
+      new Field("keyno", s -> nonZero(s.keyNumber()), (b, c) -> b.keyNumber(c.keyNumber())),
+      new Field("staged", s -> s.stagedAt().map(MetadataCodec::millis).orElse(null),
+          (b, c) -> b.stagedAt(c.instant("staged", false))),
+      new Field("group", s -> s.group().map(Bytes::toBytes).orElse(null), (b, c) -> b.group(c.optionalString("group"))));
 
   private static final Map<String, byte[]> QUALIFIERS = new TreeMap<>();
 

@@ -13,6 +13,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  *   n + id(8)                           one record per snapshot                       {@link SnapshotRows}
  *   c, b, g, d + id(8)                  indexes: committed (retained), BUILDING,      {@link SnapshotIndex}
  *                                       awaiting cleanup, cleaned (until the horizon)
+ *   a + id(8)                           index: STAGED, waiting for an audit            {@link SnapshotIndex}
  *   t + tag, r + runId, k + sourceKey   tag, run-id and source-key indexes            {@link NameIndex}
  *   h + millis(8) + version(8) + i(2)   history of the current pointer               {@link HistoryRows}
  *   f + lockName                        highest fencing token seen per lock           {@link FenceRows}
@@ -38,6 +39,7 @@ public final class MetadataLayout {
   static final byte COMMITTED = 'c';
   static final byte BUILDING = 'b';
   static final byte GARBAGE = 'g';
+  static final byte STAGED = 'a';
   static final byte CLEANED = 'd';
   static final byte TAG = 't';
   static final byte HISTORY = 'h';

@@ -66,6 +66,7 @@ public final class PropertiesCodec {
       m.put("data.presplit.first.points", SplitPoints.format(p.firstSplitPoints()));
     }
     m.put("data.merge", Boolean.toString(p.mergeEmptyRegions()));
+    m.put("staged.max.age", p.stagedMaxAge().toString());
     p.historyRetainMaxAge().ifPresent(a -> m.put("history.retain.max.age", a.toString()));
     return m;
   }
@@ -109,6 +110,7 @@ public final class PropertiesCodec {
           .firstSplitPoints(m.containsKey("data.presplit.first.points")
               ? SplitPoints.parse(r.string("data.presplit.first.points")) : List.of())
           .mergeEmptyRegions(!m.containsKey("data.merge") || r.bool("data.merge"))
+          .stagedMaxAge(m.containsKey("staged.max.age") ? r.duration("staged.max.age") : Duration.ofDays(7))
           .build();
     } catch (IllegalArgumentException e) {
       throw new CorruptMetadataException(dataset, "p", "invalid properties: " + e.getMessage());

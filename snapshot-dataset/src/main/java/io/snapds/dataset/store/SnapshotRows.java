@@ -5,6 +5,7 @@ import static io.snapds.dataset.store.MetadataLayout.CLEANED;
 import static io.snapds.dataset.store.MetadataLayout.COMMITTED;
 import static io.snapds.dataset.store.MetadataLayout.GARBAGE;
 import static io.snapds.dataset.store.MetadataLayout.SNAPSHOT;
+import static io.snapds.dataset.store.MetadataLayout.STAGED;
 import static io.snapds.dataset.store.MetadataLayout.TAG;
 import static io.snapds.dataset.store.MetadataLayout.key;
 import static io.snapds.dataset.store.MetadataLayout.kindStart;
@@ -42,6 +43,7 @@ final class SnapshotRows {
   private final Map<SnapshotId, Optional<SnapshotInfo>> records = new HashMap<>();
   private final SnapshotIndex committed;
   private final SnapshotIndex building;
+  private final SnapshotIndex staged;
   private final SnapshotIndex garbage;
   private final SnapshotIndex cleaned;
 
@@ -52,6 +54,7 @@ final class SnapshotRows {
     this.tags = new NameIndex(rows, TAG);
     this.committed = new SnapshotIndex(rows, COMMITTED, s -> s.state() == SnapshotState.COMMITTED);
     this.building = new SnapshotIndex(rows, BUILDING, s -> s.state() == SnapshotState.BUILDING);
+    this.staged = new SnapshotIndex(rows, STAGED, s -> s.state() == SnapshotState.STAGED);
     this.garbage = new SnapshotIndex(rows, GARBAGE, s -> isGone(s) && s.cleanedAt().isEmpty());
     this.cleaned = new SnapshotIndex(rows, CLEANED, s -> isGone(s) && s.cleanedAt().isPresent());
   }
@@ -102,6 +105,10 @@ final class SnapshotRows {
     return snapshots(building.ids());
   }
 
+  List<SnapshotInfo> staged() {
+    return snapshots(staged.ids());
+  }
+
   List<SnapshotInfo> awaitingCleanup() {
     return snapshots(garbage.ids());
   }
@@ -139,6 +146,7 @@ final class SnapshotRows {
     MetadataCodec.changes(before, info, (q, v) -> rows.write(row, q, v));
     committed.follow(before, info);
     building.follow(before, info);
+    staged.follow(before, info);
     garbage.follow(before, info);
     int cleanedChange = cleaned.follow(before, info);
     if (cleanedChange != 0) {
@@ -160,8 +168,12 @@ final class SnapshotRows {
 
   private void emitChanges(SnapshotInfo before, SnapshotInfo after) {
     SnapshotState was = before == null ? null : before.state();
+    if (after.state() != was && after.state() == SnapshotState.STAGED) {
+      outbox.emit(DatasetEvent.Type.STAGED, after.id());
+    }
     if (after.state() != was && after.state() == SnapshotState.EXPIRED) {
-      outbox.emit(DatasetEvent.Type.EXPIRED, after.id());
+      // a stage that expires was never published: it is discarded
+      outbox.emit(was == SnapshotState.STAGED ? DatasetEvent.Type.DISCARDED : DatasetEvent.Type.EXPIRED, after.id());
     }
     if (after.state() != was && after.state() == SnapshotState.ABORTED) {
       outbox.emit(DatasetEvent.Type.ABORTED, after.id());

@@ -24,6 +24,9 @@ public interface SnapshotsView {
   /** Committed snapshots, newest first. */
   List<SnapshotInfo> retained();
 
+  /** Snapshots STAGED and waiting for an audit, oldest first. */
+  List<SnapshotInfo> staged();
+
   /** Snapshots still BUILDING, oldest first. */
   List<SnapshotInfo> building();
 

@@ -5,6 +5,7 @@ import static io.snapds.dataset.store.MetadataLayout.CLEANED;
 import static io.snapds.dataset.store.MetadataLayout.CLEANUP_PROGRESS;
 import static io.snapds.dataset.store.MetadataLayout.COMMITTED;
 import static io.snapds.dataset.store.MetadataLayout.GARBAGE;
+import static io.snapds.dataset.store.MetadataLayout.STAGED;
 import static io.snapds.dataset.store.MetadataLayout.HISTORY;
 import static io.snapds.dataset.store.MetadataLayout.RUN;
 import static io.snapds.dataset.store.MetadataLayout.SCHEMA;
@@ -25,7 +26,7 @@ import java.util.Optional;
  */
 final class Truncation {
   /** The row groups a truncate empties: everything about snapshots, their names, history and schemas. */
-  private static final byte[] TRUNCATED_KINDS = {SNAPSHOT, COMMITTED, BUILDING, GARBAGE, CLEANED, TAG, HISTORY, RUN,
+  private static final byte[] TRUNCATED_KINDS = {SNAPSHOT, COMMITTED, BUILDING, STAGED, GARBAGE, CLEANED, TAG, HISTORY, RUN,
       SOURCE, SCHEMA, CLEANUP_PROGRESS};
 
   private final ViewRows rows;
