@@ -162,7 +162,7 @@ final class Cleanup {
 
   /**
    * Deletes the rows no snapshot owns: those in the numbered key zone between the live snapshots
-   * (retained, BUILDING, awaiting cleanup), below the next key number. A fenced or aborted writer
+   * (retained, BUILDING, STAGED, awaiting cleanup), below the next key number. A fenced or aborted writer
    * that kept writing after its range was cleaned leaves its rows there, and so does a writer or
    * cleaner of an earlier incarnation of the dataset (a truncate carries the counter over, so
    * their numbers lie below the new ones). Never a BUILDING range, and never at or above the
@@ -363,6 +363,7 @@ final class Cleanup {
       }
       List<SnapshotId> published = new ArrayList<>();
       view.retained().forEach(s -> published.add(s.id()));
+      view.staged().forEach(s -> published.add(s.id()));
       awaiting.stream().filter(s -> s.state() == SnapshotState.EXPIRED).forEach(s -> published.add(s.id()));
       return new Probe(awaiting, progress, published, oldestReader(view, tx), tx.getInvalids());
     }

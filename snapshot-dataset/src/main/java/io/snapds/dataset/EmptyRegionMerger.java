@@ -228,13 +228,17 @@ final class EmptyRegionMerger {
     return done;
   }
 
-  /** The keys of every snapshot whose rows may still be in the table, and the last key number given. */
+  /**
+   * The keys of every snapshot whose rows may still be in the table (retained, BUILDING, STAGED,
+   * awaiting cleanup), and the last key number given.
+   */
   record Live(List<SnapshotKeys> keys, long lastKeyNumber) {}
 
   static Live live(MetadataView view) {
     List<SnapshotKeys> live = new ArrayList<>();
     view.retained().forEach(s -> live.add(s.keys()));
     view.building().forEach(s -> live.add(s.keys()));
+    view.staged().forEach(s -> live.add(s.keys())); // complete, waiting for an audit: its rows stay
     view.awaitingCleanup().forEach(s -> live.add(s.keys()));
     return new Live(live, view.lastKeyNumber());
   }

@@ -115,6 +115,8 @@ public final class ProtocolSimulation {
   private final Set<Fault> faults;
   private final Random random;
   private final DatasetId dataset;
+  /** A second dataset, published only together with {@link #dataset} in publish groups. */
+  private final DatasetId lines;
   /** The simulated cluster, or null on a real one. */
   private final SimHBase hbase;
   private final Connection connection;
@@ -153,6 +155,7 @@ public final class ProtocolSimulation {
     this.faults = faults.isEmpty() ? EnumSet.noneOf(Fault.class) : EnumSet.copyOf(faults);
     this.random = new Random(seed);
     this.dataset = DATASET;
+    this.lines = DatasetId.of(DATASET.namespace(), DATASET.name() + "_lines");
     this.hbase = new SimHBase(seed);
     this.connection = new SimConnection(hbase);
     this.realTx = null;
@@ -173,6 +176,7 @@ public final class ProtocolSimulation {
     this.faults = faults.isEmpty() ? EnumSet.noneOf(Fault.class) : EnumSet.copyOf(faults);
     this.random = new Random(seed);
     this.dataset = dataset;
+    this.lines = DatasetId.of(dataset.namespace(), dataset.name() + "_lines");
     this.hbase = null;
     this.connection = connection;
     this.realTx = txClient;
@@ -190,6 +194,7 @@ public final class ProtocolSimulation {
     txClient = yielding(hbase != null ? tx.client() : realTx);
     try {
       datasets(clock).create(dataset, properties());
+      datasets(clock).create(lines, properties());
       spawn("writer-1", this::writer);
       spawn("writer-2", this::writer);
       spawn("writer-3", this::writer);
@@ -197,6 +202,8 @@ public final class ProtocolSimulation {
       spawn("reader-2", this::reader);
       spawn("maintainer", this::maintainer);
       spawn("cleaner", this::cleaner);
+      spawn("auditor", this::auditor);
+      spawn("grouper", this::grouper);
       long deadline = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
       for (int i = 0; i < steps && model.violations.isEmpty() && System.nanoTime() < deadline; i++) {
         outsideStep();
@@ -229,7 +236,7 @@ public final class ProtocolSimulation {
 
   private DatasetProperties properties() {
     return DatasetProperties.builder().families(FAMILY).retention(RetentionPolicy.retainLast(2))
-        .historyHorizon(4, null).cleanupThreads(1)
+        .historyHorizon(4, null).cleanupThreads(1).stagedMaxAge(Duration.ofHours(3))
         .lockSettings(LockSettings.builder().leaseDuration(Duration.ofHours(1)).heartbeatInterval(Duration.ofMinutes(50))
             .acquireTimeout(Duration.ZERO).retryAttempts(1).build())
         .build();
@@ -241,13 +248,17 @@ public final class ProtocolSimulation {
 
   /** A process: its own clock (skewed when asked) and its own open dataset. */
   private SnapshotDataset open(Random r) {
+    return open(r, dataset);
+  }
+
+  private SnapshotDataset open(Random r, DatasetId which) {
     Clock own = clock;
     if (faults.contains(Fault.CLOCK_SKEW)) {
       own = Clock.offset(clock, Duration.ofMillis(r.nextInt(6000) - 3000));
     }
     while (true) {
       try {
-        return datasets(own).open(dataset);
+        return datasets(own).open(which);
       } catch (io.snapds.dataset.CorruptMetadataException | io.snapds.dataset.DatasetUnavailableException
           | io.snapds.dataset.DatasetNotFoundException e) {
         count("open refused during a truncate: " + e.getClass().getSimpleName()); // the properties row comes back
@@ -299,7 +310,8 @@ public final class ProtocolSimulation {
         if (!stopping) {
           String role = a.name().substring(0, a.name().indexOf('#'));
           spawn(role, role.startsWith("writer") ? this::writer : role.startsWith("reader") ? this::reader
-              : role.startsWith("cleaner") ? this::cleaner : this::maintainer);
+              : role.startsWith("cleaner") ? this::cleaner : role.startsWith("auditor") ? this::auditor
+              : role.startsWith("grouper") ? this::grouper : this::maintainer);
         }
       }
     }
@@ -333,6 +345,7 @@ public final class ProtocolSimulation {
         TreeMap<String, String> rows = new TreeMap<>();
         writeRows(w, r, rows, w.snapshotId(), r.nextInt(6));
         model.aboutToPublish(w.snapshotId(), rows);
+        model.mayBeCurrent(w.snapshotId());
       });
       model.published(result.snapshotId());
       count("shared builds");
@@ -386,6 +399,7 @@ public final class ProtocolSimulation {
         }
       }
       model.aboutToPublish(id, rows);
+      model.mayBeCurrent(id);
       SnapshotInfo published;
       try {
         published = driver.countStoredRows().commit();
@@ -467,6 +481,22 @@ public final class ProtocolSimulation {
         count("zombie writers");
       }
       model.aboutToPublish(id, rows);
+      if (r.nextInt(4) == 0) {
+        try {
+          SnapshotInfo staged = w.stage(); // the auditor publishes or discards it, or the reconciler once it is old
+          if (!staged.id().equals(id) && staged.state() != SnapshotState.STAGED) {
+            model.violation("stage of " + id + " returned " + staged + " (its run's, which is not staged)");
+          }
+          count("stages");
+        } catch (CommitStateUnknownException e) {
+          count("stage state unknown");
+        } catch (SnapshotDatasetException e) {
+          model.refused(id);
+          count("stage refused: " + e.getClass().getSimpleName());
+        }
+        return;
+      }
+      model.mayBeCurrent(id);
       try {
         w.commit();
         model.published(id);
@@ -501,12 +531,13 @@ public final class ProtocolSimulation {
 
   private void reader(Random r) {
     SnapshotDataset ds = open(r);
+    SnapshotDataset lineReader = null;
     while (!stopping) {
       try {
         switch (r.nextInt(10)) {
           case 0 -> {
             SnapshotReader reader = ds.readCurrent();
-            model.read("readCurrent", reader.snapshotId(), scan(reader.scan(RowScan.all())));
+            model.readCurrent("readCurrent", reader.snapshotId(), scan(reader.scan(RowScan.all())));
           }
           case 1 -> readInTransaction(ds, r);
           case 2 -> {
@@ -520,18 +551,25 @@ public final class ProtocolSimulation {
             SnapshotReader reader = ds.readCurrent();
             String key = "k" + r.nextInt(KEYS);
             Optional<SnapshotRow> row = reader.get(Bytes.toBytes(key));
+            model.mustHaveBeenCurrent("get", reader.snapshotId());
             model.readOne(reader.snapshotId(), key, row.map(ProtocolSimulation::value));
           }
           case 4 -> {
             SnapshotReader reader = ds.readAsOf(clock.instant().minusSeconds(r.nextInt(600)));
-            model.read("readAsOf", reader.snapshotId(), scan(reader.scan(RowScan.all())));
+            model.readCurrent("readAsOf", reader.snapshotId(), scan(reader.scan(RowScan.all())));
           }
           case 5 -> {
             SnapshotReader reader = ds.readTag("gold");
-            model.read("readTag", reader.snapshotId(), scan(reader.scan(RowScan.all())));
+            model.readCurrent("readTag", reader.snapshotId(), scan(reader.scan(RowScan.all())));
           }
           case 6 -> readInLongTransaction(ds);
           case 7 -> diff(ds, r);
+          case 8 -> {
+            if (lineReader == null) {
+              lineReader = open(r, lines);
+            }
+            readGroupInTransaction(ds, lineReader);
+          }
           default -> splitJob(ds, r);
         }
         count("reads");
@@ -555,6 +593,12 @@ public final class ProtocolSimulation {
     Instant pinnedUntil = clock.instant().plus(Duration.ofMinutes(10)).minusSeconds(5);
     long truncates = truncateMark();
     try (io.snapds.dataset.DiffScanner diff = ds.diff(from, to, scan)) {
+      if (from.isCurrent()) {
+        model.mustHaveBeenCurrent("diff", diff.from());
+      }
+      if (to.isCurrent()) {
+        model.mustHaveBeenCurrent("diff", diff.to());
+      }
       if (r.nextBoolean()) {
         List<String> changes = new ArrayList<>();
         for (io.snapds.dataset.RowChange c : diff) {
@@ -593,7 +637,7 @@ public final class ProtocolSimulation {
       Optional<SnapshotId> pinned = ds.pinnedSnapshot();
       if (pinned.isPresent()) {
         try {
-          model.read("long transaction", pinned.get(), scan(ds.scan(RowScan.all())));
+          model.readCurrent("long transaction", pinned.get(), scan(ds.scan(RowScan.all())));
         } catch (io.snapds.dataset.SnapshotCleanedException e) {
           if (clock.instant().isBefore(pinnedUntil) && truncates == truncatesBegun) {
             model.violation("a long transaction whose pin had not lapsed was cut short: " + e.getMessage());
@@ -650,7 +694,7 @@ public final class ProtocolSimulation {
           }
         }
       }
-      model.read("split job", read.snapshotId(), rows);
+      model.readCurrent("split job", read.snapshotId(), rows);
       count("split jobs");
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
@@ -666,7 +710,7 @@ public final class ProtocolSimulation {
       Optional<SnapshotId> pinned = ds.pinnedSnapshot();
       if (pinned.isPresent()) {
         try {
-          model.read("transaction", pinned.get(), scan(ds.scan(RowScan.all())));
+          model.readCurrent("transaction", pinned.get(), scan(ds.scan(RowScan.all())));
         } catch (io.snapds.dataset.SnapshotCleanedException e) {
           // cleanup waits for every short transaction in progress: this one never timed out (a truncate does not wait)
           if (truncates == truncatesBegun) {
@@ -779,6 +823,181 @@ public final class ProtocolSimulation {
     }
   }
 
+  /**
+   * Write, audit, publish: picks a staged snapshot, reads it by id (it must hold what its writer
+   * staged), then publishes it (checking its base, or replacing the current one; sometimes twice,
+   * which must publish once), discards it (a new reader must then be refused it), or leaves it to
+   * the reconciler, which discards it past {@code staged.max.age}.
+   */
+  private void auditor(Random r) {
+    SnapshotDataset ds = open(r);
+    while (!stopping) {
+      try {
+        List<SnapshotInfo> staged = ds.stagedSnapshots();
+        if (staged.isEmpty()) {
+          scheduler.yieldPoint("nothing staged");
+          continue;
+        }
+        SnapshotInfo s = staged.get(r.nextInt(staged.size()));
+        SnapshotReader reader = ds.readSnapshot(s.id());
+        model.read("audit of a stage", reader.snapshotId(), scan(reader.scan(RowScan.all())));
+        int decision = r.nextInt(10);
+        if (decision < 6) {
+          io.snapds.dataset.PublishMode mode = r.nextInt(3) == 0 ? io.snapds.dataset.PublishMode.REPLACE_CURRENT
+              : io.snapds.dataset.PublishMode.BASE_UNCHANGED;
+          model.mayBeCurrent(s.id());
+          SnapshotInfo published = ds.publish(s.id(), mode);
+          model.published(s.id());
+          if (r.nextInt(3) == 0) {
+            SnapshotInfo again = ds.publish(s.id());
+            if (!again.id().equals(published.id()) || again.committedAt().isEmpty()) {
+              model.violation("a retried publish of stage " + s.id() + " returned " + again);
+            }
+          }
+          count("stages published");
+        } else if (decision < 9) {
+          ds.discard(s.id());
+          try {
+            ds.readSnapshot(s.id());
+            model.violation("a new reader got discarded stage " + s.id());
+          } catch (io.snapds.dataset.SnapshotNotAvailableException expected) {
+            count("discarded stages refused to readers");
+          }
+          count("stages discarded");
+        } else {
+          scheduler.yieldPoint("leave stage " + s.id());
+        }
+      } catch (CommitStateUnknownException e) {
+        count("audit state unknown");
+      } catch (SnapshotDatasetException e) {
+        count("audit refused: " + e.getClass().getSimpleName());
+      } catch (IllegalArgumentException e) {
+        // a discard of a stage the grouper or the reconciler decided meanwhile
+        count("discard refused: " + e.getMessage().replaceAll("[0-9]+", "N"));
+      }
+    }
+  }
+
+  /** Publish groups: {@link #dataset} and {@link #lines} built and published together, as open writers or stages. */
+  private void grouper(Random r) {
+    SnapshotDataset a = open(r, dataset);
+    SnapshotDataset b = open(r, lines);
+    int n = 0;
+    while (!stopping) {
+      String owner = Thread.currentThread().getName() + "-" + (++n);
+      String group = "g-" + owner.replace("#", ".");
+      SnapshotWriter wa = null;
+      SnapshotWriter wb = null;
+      try {
+        wa = a.newSnapshot().owner(owner).begin();
+        wb = b.newSnapshot().owner(owner).begin();
+        TreeMap<String, String> rowsA = new TreeMap<>();
+        TreeMap<String, String> rowsB = new TreeMap<>();
+        writeRows(wa, r, rowsA, wa.snapshotId(), r.nextInt(5));
+        writeRows(wb, r, rowsB, wb.snapshotId(), 1 + r.nextInt(5));
+        model.aboutToPublish(wa.snapshotId(), rowsA);
+        model.aboutToPublish(wb.snapshotId(), rowsB);
+        model.group(group, wa.snapshotId(), wb.snapshotId());
+        io.snapds.dataset.PublishGroup pg = datasets(clock).publishTogether().id(group);
+        if (r.nextBoolean()) {
+          SnapshotId sa = wa.stage().id();
+          SnapshotId sb = wb.stage().id();
+          scheduler.yieldPoint("group " + group + " staged"); // the auditor may publish or discard a stage now
+          pg.staged(a, sa).staged(b, sb);
+          if (r.nextInt(3) == 0) {
+            pg.mode(io.snapds.dataset.PublishMode.REPLACE_CURRENT);
+          }
+        } else {
+          pg.writer(wa).writer(wb);
+        }
+        model.mayBeCurrent(wa.snapshotId());
+        model.mayBeCurrent(wb.snapshotId());
+        pg.publish();
+        model.published(wa.snapshotId());
+        model.published(wb.snapshotId());
+        count("group publishes");
+      } catch (CommitStateUnknownException e) {
+        count("group state unknown");
+      } catch (SnapshotDatasetException e) {
+        count("group refused: " + e.getClass().getSimpleName());
+      } finally {
+        for (SnapshotWriter w : new SnapshotWriter[] {wa, wb}) {
+          if (w != null) {
+            try {
+              w.close();
+            } catch (SnapshotDatasetException e) {
+              count("group writer close failed: " + e.getClass().getSimpleName());
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * A reader of both datasets in one transaction: what it sees current in each must be whole, and
+   * of every group whose member it sees current in one dataset, the other member must be published
+   * as the same transaction sees it (all of a group or none of it).
+   */
+  private void readGroupInTransaction(SnapshotDataset a, SnapshotDataset b) {
+    TransactionContext ctx = new TransactionContext(txClient, a, b);
+    boolean ended = false;
+    long truncates = truncateMark();
+    try {
+      ctx.start();
+      Optional<SnapshotId> x = a.pinnedSnapshot();
+      Optional<SnapshotId> y = b.pinnedSnapshot();
+      groupWhole("orders", a, x, b);
+      groupWhole("lines", b, y, a);
+      try {
+        if (x.isPresent()) {
+          model.readCurrent("group transaction (orders)", x.get(), scan(a.scan(RowScan.all())));
+        }
+        if (y.isPresent()) {
+          model.readCurrent("group transaction (lines)", y.get(), scan(b.scan(RowScan.all())));
+        }
+      } catch (io.snapds.dataset.SnapshotCleanedException e) {
+        if (truncates == truncatesBegun) {
+          model.violation("a read in a short transaction still in progress was cut short: " + e.getMessage());
+        }
+      }
+      ctx.finish();
+      ended = true;
+      count("group reads");
+    } catch (org.apache.tephra.TransactionFailureException e) {
+      typedOrViolation("group read transaction", e.getCause() == null ? e : e.getCause());
+    } finally {
+      if (!ended) {
+        try {
+          ctx.abort();
+        } catch (org.apache.tephra.TransactionFailureException ignored) {
+          // ended already
+        }
+      }
+    }
+  }
+
+  private void groupWhole(String side, SnapshotDataset ds, Optional<SnapshotId> current, SnapshotDataset other) {
+    if (current.isEmpty()) {
+      return;
+    }
+    SnapshotInfo seen = ds.snapshot(current.get());
+    Optional<SnapshotId> partner = seen.group().flatMap(g -> model.partner(g, current.get()));
+    if (partner.isEmpty()) {
+      return;
+    }
+    SnapshotInfo p;
+    try {
+      p = other.snapshot(partner.get());
+    } catch (io.snapds.dataset.SnapshotNotAvailableException e) {
+      return; // truncated, or past the horizon: published long ago
+    }
+    if (p.committedAt().isEmpty()) {
+      model.violation("one transaction sees " + side + " snapshot " + current.get() + " of group " + seen.group().get()
+          + " current, but the group's other member " + partner.get() + " is " + p.state());
+    }
+  }
+
   /** Expiry and cleanup only, so that cleanup runs often while readers read. */
   private void cleaner(Random r) {
     SnapshotDataset ds = open(r);
@@ -882,7 +1101,7 @@ public final class ProtocolSimulation {
     // nothing in the data table that no retained snapshot owns
     Set<String> expected = new HashSet<>();
     for (SnapshotInfo s : ds.snapshots()) {
-      if (s.state() == SnapshotState.COMMITTED) {
+      if (s.state() == SnapshotState.COMMITTED || s.state() == SnapshotState.STAGED) {
         Map<String, String> content = model.content(s.id());
         if (content != null) {
           content.keySet().forEach(k -> expected.add(Bytes.toStringBinary(s.keys().rowKey(Bytes.toBytes(k)))));
@@ -929,17 +1148,17 @@ public final class ProtocolSimulation {
               + Bytes.toStringBinary(s.keys().prefix()));
         }
       }
-      if (s.state() != SnapshotState.COMMITTED) {
+      if (s.state() != SnapshotState.COMMITTED && s.state() != SnapshotState.STAGED) {
         continue;
       }
       Map<String, String> content = model.content(s.id());
       if (content == null) {
-        model.violation(when + ": snapshot " + s.id() + " is COMMITTED but no writer asked to publish it");
+        model.violation(when + ": snapshot " + s.id() + " is " + s.state() + " but no writer asked to publish it");
         continue;
       }
       TreeMap<String, String> stored = storedRows(s.keys());
       if (!stored.equals(content)) {
-        model.violation(when + ": COMMITTED snapshot " + s.id() + " holds " + diff(content, stored));
+        model.violation(when + ": " + s.state() + " snapshot " + s.id() + " holds " + diff(content, stored));
       }
       if (s.rowCount() != content.size()) {
         model.violation(when + ": the record of " + s.id() + " counts " + s.rowCount() + " rows; it holds "
@@ -1054,6 +1273,10 @@ public final class ProtocolSimulation {
     private final Set<SnapshotId> published = ConcurrentHashMap.newKeySet();
     private final Set<SnapshotId> refused = ConcurrentHashMap.newKeySet();
     private final List<SnapshotId> publishedOrder = java.util.Collections.synchronizedList(new ArrayList<>());
+    /** Snapshots some actor asked to make current (commit, publish of a stage, publish group). */
+    private final Set<SnapshotId> mayBeCurrent = ConcurrentHashMap.newKeySet();
+    /** Publish groups: id to their two members. */
+    private final Map<String, List<SnapshotId>> groups = new ConcurrentHashMap<>();
     final List<String> violations = java.util.Collections.synchronizedList(new ArrayList<>());
 
     void aboutToPublish(SnapshotId id, Map<String, String> rows) {
@@ -1063,6 +1286,33 @@ public final class ProtocolSimulation {
     void published(SnapshotId id) {
       published.add(id);
       publishedOrder.add(id);
+    }
+
+    void mayBeCurrent(SnapshotId id) {
+      mayBeCurrent.add(id);
+    }
+
+    void group(String group, SnapshotId a, SnapshotId b) {
+      groups.put(group, List.of(a, b));
+    }
+
+    /** The other member of {@code group} than {@code member}, if the group is known. */
+    Optional<SnapshotId> partner(String group, SnapshotId member) {
+      List<SnapshotId> both = groups.get(group);
+      return both == null || !both.contains(member) ? Optional.empty()
+          : Optional.of(both.get(0).equals(member) ? both.get(1) : both.get(0));
+    }
+
+    /** A snapshot a reader got as current (or as of a time, or by the tag of a current one) must have been asked to become current. */
+    void mustHaveBeenCurrent(String how, SnapshotId id) {
+      if (content.containsKey(id) && !mayBeCurrent.contains(id)) {
+        violation(how + " read snapshot " + id + " as current, but it was only staged, never published");
+      }
+    }
+
+    void readCurrent(String how, SnapshotId id, Map<String, String> rows) {
+      mustHaveBeenCurrent(how, id);
+      read(how, id, rows);
     }
 
     void refused(SnapshotId id) {

@@ -58,6 +58,9 @@ class ProtocolSimulationTest {
     if (seeds.size() >= 10) {
       assertTrue(totals.getOrDefault("snapshots cleaned", 0L) > 0 && totals.getOrDefault("split jobs", 0L) > 0,
           "cleanup deleted snapshots while readers read: " + totals);
+      for (String done : List.of("stages", "stages published", "stages discarded", "group publishes", "group reads")) {
+        assertTrue(totals.getOrDefault(done, 0L) > 0, "the simulation never ran '" + done + "': " + totals);
+      }
     }
   }
 
