@@ -204,6 +204,82 @@ class PublishGroupIT {
         .staged(a, sa.id()), "a dataset is in a group once");
   }
 
+  /**
+   * From the review of the first version, where each of these returned a map as if the whole
+   * group were published while one member did not become current: a keyed writer behind a newer
+   * current snapshot, a writer whose run id another writer took, a staged member published apart.
+   */
+  @Test
+  void aMemberThatCannotBecomeCurrentFailsTheWholeGroup() {
+    SnapshotDataset a = create("grpWholeA");
+    SnapshotDataset b = create("grpWholeB");
+    write(a, 1, 2).commit();
+    write(b, 1, 2).commit();
+
+    SnapshotWriter keyed = b.newSnapshot().sourceKey("k").begin();
+    keyed.put(Fixtures.key(0), "d", "v", Bytes.toBytes("2"));
+    write(b, 5, 2).commit(); // newer and unkeyed: the keyed one would only commit, not become current
+    try (SnapshotWriter wa = write(a, 2, 2)) {
+      assertThrows(io.snapds.dataset.SupersededSnapshotException.class,
+          () -> cluster.datasets().publishTogether().writer(wa).writer(keyed).publish());
+    }
+    assertEquals("1", generation(a));
+    assertEquals("5", generation(b));
+
+    SnapshotWriter first = b.newSnapshot().runId("r").sourceKey("x").begin();
+    SnapshotWriter second = b.newSnapshot().runId("r").begin(); // another lock, the same run
+    first.put(Fixtures.key(0), "d", "v", Bytes.toBytes("6"));
+    first.stage();
+    second.put(Fixtures.key(0), "d", "v", Bytes.toBytes("7"));
+    try (SnapshotWriter wa = write(a, 3, 2)) {
+      assertThrows(SnapshotNotAvailableException.class,
+          () -> cluster.datasets().publishTogether().writer(wa).writer(second).publish());
+    }
+    assertEquals("1", generation(a));
+    assertEquals("5", generation(b));
+
+    SnapshotInfo sa = write(a, 4, 2).stage();
+    SnapshotInfo sb = write(b, 4, 2).stage();
+    a.publish(sa.id());
+    write(a, 8, 2).commit();
+    assertThrows(SnapshotNotAvailableException.class,
+        () -> cluster.datasets().publishTogether().staged(a, sa.id()).staged(b, sb.id()).publish());
+    assertEquals("5", generation(b), "b's stage was not published without its partner");
+    assertEquals(SnapshotState.STAGED, b.snapshot(sb.id()).state());
+  }
+
+  /** From the review: each member took its own commit time, so time travel by time could see half a group. */
+  @Test
+  void everyMemberRecordsTheGroupAtOneTime() {
+    SnapshotDatasets fixed = cluster.datasets().withTestCommitClock(
+        java.time.Clock.fixed(java.time.Instant.parse("2026-03-01T00:00:00Z"), java.time.ZoneOffset.UTC));
+    SnapshotDataset a = fixed.open(create("grpTimeA").id());
+    SnapshotDataset b = fixed.open(create("grpTimeB").id());
+    for (int i = 1; i <= 3; i++) {
+      write(a, i, 1).commit(); // a's last history time runs ahead of the fixed clock: T, T+1, T+2
+    }
+    write(b, 1, 1).commit();
+    fixed.publishTogether().id("same-time").writer(write(a, 9, 1)).writer(write(b, 9, 1)).publish();
+    java.time.Instant atA = a.history().get(a.history().size() - 1).at();
+    java.time.Instant atB = b.history().get(b.history().size() - 1).at();
+    assertEquals(atA, atB, "one group, one time");
+    assertEquals("9", generations(b.readAsOf(atA).scan(RowScan.all()), new int[1]).first());
+    assertEquals("1", generations(b.readAsOf(atA.minusMillis(1)).scan(RowScan.all()), new int[1]).first());
+  }
+
+  @Test
+  void aGroupRollsBackWholeOrNotAtAll() {
+    SnapshotDataset a = create("grpWholeRbA");
+    SnapshotDataset b = create("grpWholeRbB");
+    write(a, 1, 2).commit();
+    write(b, 1, 2).commit();
+    cluster.datasets().publishTogether().id("pair").writer(write(a, 2, 2)).writer(write(b, 2, 2)).publish();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> cluster.datasets().rollbackGroup("pair", a));
+    assertTrue(e.getMessage().contains(b.id().toString()), e.getMessage());
+    assertEquals("2", generation(a));
+  }
+
   @Test
   void aGroupRollsBackTogether() {
     SnapshotDataset a = create("grpRbA");

@@ -31,7 +31,7 @@ final class GroupRollback {
               + " SnapshotDatasets", ctx.id());
       retries = Math.max(retries, ctx.properties().commitRetries());
       ops.add(new HBaseMetadataStore.Member<>((HBaseMetadataStore) ctx.store(), view -> back(ctx.id(), view,
-          groupId)));
+          groupId, seenNames(members))));
     }
     List<Object> results = HBaseMetadataStore.updateTogether("rollback publish group " + groupId, ops, retries);
     Map<DatasetId, SnapshotId> out = new LinkedHashMap<>();
@@ -41,12 +41,21 @@ final class GroupRollback {
     return out;
   }
 
-  private static SnapshotId back(DatasetId dataset, MetadataView view, String groupId) {
+  private static Set<String> seenNames(List<OperationsContext> members) {
+    Set<String> names = new java.util.TreeSet<>();
+    members.forEach(m -> names.add(m.id().toString()));
+    return names;
+  }
+
+  private static SnapshotId back(DatasetId dataset, MetadataView view, String groupId, Set<String> named) {
     SnapshotInfo current = view.currentInfo().orElseThrow(() -> new IllegalArgumentException("cannot roll back"
         + " publish group " + groupId + ": dataset " + dataset + " has no current snapshot"));
     checkArgument(current.group().map(groupId::equals).orElse(false), "cannot roll back publish group %s: the"
         + " current snapshot %s of dataset %s is not of it (%s); nothing was rolled back", groupId, current.id(),
         dataset, current.group().map(g -> "it is of group " + g).orElse("it was published alone"));
+    checkArgument(current.groupMembers().isEmpty() || current.groupMembers().equals(named), "cannot roll back"
+        + " publish group %s: its members are %s, and %s were named; a group rolls back whole", groupId,
+        current.groupMembers(), named);
     SnapshotId parent = current.parentId().orElseThrow(() -> new IllegalArgumentException("cannot roll back"
         + " publish group " + groupId + ": in dataset " + dataset + " it replaced no snapshot"));
     SnapshotInfo target = view.snapshot(parent).orElse(null);

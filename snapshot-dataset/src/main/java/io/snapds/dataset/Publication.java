@@ -4,6 +4,7 @@ import io.snapds.dataset.store.MetadataView;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The publish rule, as one metadata change: checks the fence, that the snapshot is still
@@ -20,7 +21,7 @@ import java.util.Optional;
  * @param group the publish group this commit belongs to ({@link PublishGroup}), or null
  */
 record Publication(DatasetId dataset, SnapshotId id, long token, WriterOptions options, long rows,
-    long bytes, Map<String, String> summary, RetentionPolicy retention, boolean stage, String group) {
+    long bytes, Map<String, String> summary, RetentionPolicy retention, boolean stage, GroupTag group) {
 
   /** What a publish did: the snapshot as stored, what retention expired, or the run's earlier one. */
   record Published(SnapshotInfo snapshot, List<SnapshotInfo> expired, boolean byAnotherWriter) {}
@@ -31,8 +32,8 @@ record Publication(DatasetId dataset, SnapshotId id, long token, WriterOptions o
     this(dataset, id, token, options, rows, bytes, summary, retention, false, null);
   }
 
-  Publication inGroup(String groupId) {
-    return new Publication(dataset, id, token, options, rows, bytes, summary, retention, stage, groupId);
+  Publication inGroup(GroupTag tag) {
+    return new Publication(dataset, id, token, options, rows, bytes, summary, retention, stage, tag);
   }
 
   Published apply(MetadataView view) {
@@ -49,12 +50,19 @@ record Publication(DatasetId dataset, SnapshotId id, long token, WriterOptions o
     if (options.runId() != null) {
       Optional<SnapshotInfo> earlier = earlierOfRun(view, options.runId());
       if (earlier.isPresent() && !earlier.get().id().equals(id)) {
+        if (group != null) { // a group publishes all of its members or none
+          throw new SnapshotNotAvailableException(dataset, "run '" + options.runId() + "' of dataset " + dataset
+              + " was published or staged as snapshot " + earlier.get().id() + " by another writer: snapshot " + id
+              + " cannot be published with group " + group.id() + ", and so nothing of the group is");
+        }
         return new Published(earlier.get(), List.of(), true);
       }
     }
     Optional<SnapshotId> current = view.current();
     boolean moveCurrent = current.isEmpty() || id.isAfter(current.get());
-    if (!moveCurrent && (options.sourceKey() == null || stage)) {
+    // a keyed snapshot behind a newer current one only commits, but not as a group's member,
+    // which must become current with the others
+    if (!moveCurrent && (options.sourceKey() == null || stage || group != null)) {
       throw new SupersededSnapshotException(dataset, id, current.get());
     }
     SnapshotInfo.Builder record = building.toBuilder().rowCount(rows).byteCount(bytes)
@@ -67,10 +75,11 @@ record Publication(DatasetId dataset, SnapshotId id, long token, WriterOptions o
       view.putSnapshot(staged);
       return new Published(staged, List.of(), false);
     }
-    SnapshotInfo committed = record.state(SnapshotState.COMMITTED).committedAt(view.commitTime()).group(group).build();
+    SnapshotInfo committed = record.state(SnapshotState.COMMITTED).committedAt(view.commitTime())
+        .group(group == null ? null : group.id(), group == null ? Set.of() : group.members()).build();
     view.putSnapshot(committed);
     if (moveCurrent) {
-      view.moveCurrent(id, group == null ? "publish" : "publish group " + group);
+      view.moveCurrent(id, group == null ? "publish" : group.reason("publish"));
     }
     if (options.sourceKey() != null) {
       view.putSource(options.sourceKey(), id);

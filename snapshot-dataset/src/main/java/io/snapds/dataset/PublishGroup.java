@@ -35,8 +35,11 @@ import org.apache.tephra.TransactionSystemClient;
  * ({@code "publish group <id>"}), and {@link SnapshotDatasets#rollbackGroup} moves every member
  * back together.
  *
- * <p>Publishing a group retried with the same staged snapshots publishes them once: a staged
- * member published already is returned as it is.
+ * <p>Publishing a group retried with the same id publishes it once: a staged member published
+ * already with this group is returned as it is, and so is a writer begun again under the run id
+ * of a member this group published (after a {@link CommitStateUnknownException}). A member
+ * published apart from the group (alone, or with another group) fails the group: it could not
+ * become current together with the others.
  */
 public final class PublishGroup {
   private static final Pattern GROUP_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
@@ -120,6 +123,8 @@ public final class PublishGroup {
     checkState(!published, "publish group %s was published already", groupId);
     published = true;
     List<Member> list = new ArrayList<>(members.values());
+    GroupTag tag = new GroupTag(groupId, members.keySet().stream().map(DatasetId::toString)
+        .collect(java.util.stream.Collectors.toSet()));
     List<HBaseMetadataStore.Member<?>> ops = new ArrayList<>();
     int[] failing = {-1};
     int retries = 0;
@@ -128,12 +133,16 @@ public final class PublishGroup {
       int index = i;
       retries = Math.max(retries, m.ops().properties().commitRetries());
       MetadataStore.Operation<Publication.Published> op;
-      if (m.writer() != null) {
-        Publication p = m.writer().prepare(false).inGroup(groupId);
+      if (m.writer() != null && m.writer().alreadyPublished().isPresent()) {
+        // begun again under the run id of a group whose commit had an unknown outcome: it committed
+        op = new StagedPublication(m.ops().id(), m.writer().alreadyPublished().get().id(), false,
+            m.ops().properties().retention(), tag)::alreadyOfGroup;
+      } else if (m.writer() != null) {
+        Publication p = m.writer().prepare(false).inGroup(tag);
         op = p::apply;
       } else {
         op = new StagedPublication(m.ops().id(), m.staged(), mode == PublishMode.REPLACE_CURRENT,
-            m.ops().properties().retention(), groupId)::apply;
+            m.ops().properties().retention(), tag)::apply;
       }
       ops.add(new HBaseMetadataStore.Member<>((HBaseMetadataStore) m.ops().store(), view -> {
         try {
@@ -155,7 +164,9 @@ public final class PublishGroup {
     for (int i = 0; i < list.size(); i++) {
       Member m = list.get(i);
       Publication.Published p = (Publication.Published) results.get(i);
-      if (m.writer() != null) {
+      if (m.writer() != null && m.writer().alreadyPublished().isPresent()) {
+        out.put(m.ops().id(), p.snapshot());
+      } else if (m.writer() != null) {
         out.put(m.ops().id(), m.writer().published(p));
       } else {
         m.ops().fenceForCleanup(p.expired());

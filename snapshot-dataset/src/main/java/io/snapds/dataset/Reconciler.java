@@ -101,7 +101,11 @@ public final class Reconciler {
       Map<String, String> behind = new TreeMap<>();
       relay(dataset, relays, relayed, behind);
       repairs.addAll(ExpiredLeases.fence(dataset, owner)); // before cleanup: it cleans what they built
-      repairs.addAll(discardStaleStages(dataset));
+      try {
+        repairs.addAll(discardStaleStages(dataset));
+      } catch (CommitConflictException e) { // the next pass discards them; this one goes on to cleanup
+        repairs.add("discarding stale stages conflicted on every attempt; the next pass tries again");
+      }
       CleanupResult cleanup = dataset.cleanup().run(CleanupListener.NONE);
       relay(dataset, relays, relayed, behind);
       List<String> remaining = new ArrayList<>(reads.status().attention(stale));

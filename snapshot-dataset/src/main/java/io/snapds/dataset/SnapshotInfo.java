@@ -37,6 +37,7 @@ public final class SnapshotInfo {
   private final long keyNumber;
   private final Instant stagedAt;
   private final String group;
+  private final ImmutableSortedSet<String> groupMembers;
 
   private SnapshotInfo(Builder b) {
     this.id = checkNotNull(b.id, "id");
@@ -58,6 +59,7 @@ public final class SnapshotInfo {
     this.keyNumber = b.keyNumber;
     this.stagedAt = b.stagedAt;
     this.group = b.group;
+    this.groupMembers = ImmutableSortedSet.copyOf(b.groupMembers);
     checkArgument(keyNumber >= 0 && keyNumber <= SnapshotKeys.MAX_NUMBER,
         "key number must be between 0 and %s, got %s", SnapshotKeys.MAX_NUMBER, keyNumber);
   }
@@ -88,6 +90,7 @@ public final class SnapshotInfo {
     b.keyNumber = keyNumber;
     b.stagedAt = stagedAt;
     b.group = group;
+    b.groupMembers = groupMembers;
     return b;
   }
 
@@ -111,6 +114,11 @@ public final class SnapshotInfo {
   /** The publish group it was published with ({@link PublishGroup}), if any. */
   public Optional<String> group() {
     return Optional.ofNullable(group);
+  }
+
+  /** The datasets of its publish group ({@link DatasetId#toString()} of each), empty if it has none. */
+  public Set<String> groupMembers() {
+    return groupMembers;
   }
 
   public SnapshotState state() {
@@ -214,14 +222,15 @@ public final class SnapshotInfo {
         && fencingToken == other.fencingToken && cleanupFence == other.cleanupFence
         && Objects.equals(cleanedAt, other.cleanedAt) && summary.equals(other.summary)
         && Objects.equals(schemaId, other.schemaId) && keyNumber == other.keyNumber
-        && Objects.equals(stagedAt, other.stagedAt) && Objects.equals(group, other.group);
+        && Objects.equals(stagedAt, other.stagedAt) && Objects.equals(group, other.group)
+        && groupMembers.equals(other.groupMembers);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(id, state, createdAt, committedAt, rowCount, byteCount, writer, runId,
         sourceKey, parentId, tags, fencingToken, cleanupFence, cleanedAt, summary, schemaId, keyNumber,
-        stagedAt, group);
+        stagedAt, group, groupMembers);
   }
 
   @Override
@@ -255,6 +264,7 @@ public final class SnapshotInfo {
     private long keyNumber;
     private Instant stagedAt;
     private String group;
+    private Set<String> groupMembers = Set.of();
 
     private Builder(SnapshotId id) {
       this.id = checkNotNull(id, "id");
@@ -349,6 +359,13 @@ public final class SnapshotInfo {
 
     public Builder group(String group) {
       this.group = group;
+      return this;
+    }
+
+    /** The publish group and its member datasets; a null group clears both. */
+    public Builder group(String group, Set<String> members) {
+      this.group = group;
+      this.groupMembers = group == null ? Set.of() : checkNotNull(members, "group members");
       return this;
     }
 

@@ -14,11 +14,17 @@ import java.util.Optional;
  *
  * @param group the publish group it belongs to ({@link PublishGroup}), or null
  */
-record StagedPublication(DatasetId dataset, SnapshotId id, boolean replace, RetentionPolicy retention, String group) {
+record StagedPublication(DatasetId dataset, SnapshotId id, boolean replace, RetentionPolicy retention, GroupTag group) {
 
   Publication.Published apply(MetadataView view) {
     SnapshotInfo s = view.snapshot(id).orElseThrow(() -> new SnapshotNotAvailableException(dataset, id, null));
     if (s.committedAt().isPresent()) {
+      if (group != null && !s.group().equals(Optional.of(group.id()))) {
+        // a group's member must become current with the others, not have been published apart
+        throw new SnapshotNotAvailableException(dataset, "staged snapshot " + id + " of dataset " + dataset
+            + " was published already, " + s.group().map(g -> "with group " + g).orElse("alone")
+            + ": it cannot be published with group " + group.id() + ", and so nothing of the group is");
+      }
       return new Publication.Published(s, List.of(), false); // published already: once is all
     }
     if (s.discarded()) {
@@ -34,10 +40,11 @@ record StagedPublication(DatasetId dataset, SnapshotId id, boolean replace, Rete
     }
     // replacing: its parent becomes the snapshot it replaced, which a group rollback goes back to
     SnapshotInfo committed = s.toBuilder().state(SnapshotState.COMMITTED).committedAt(view.commitTime())
-        .parentId(current.orElse(null)).group(group).build();
+        .parentId(current.orElse(null))
+        .group(group == null ? null : group.id(), group == null ? java.util.Set.of() : group.members()).build();
     view.putSnapshot(committed);
     if (!current.equals(Optional.of(id))) {
-      view.moveCurrent(id, group == null ? "publish staged" : "publish group " + group);
+      view.moveCurrent(id, group == null ? "publish staged" : group.reason("publish"));
     }
     s.sourceKey().ifPresent(key -> view.putSource(key, id));
     List<SnapshotInfo> expired = Retention.expirable(view, retention, view.commitTime(), id);
@@ -74,5 +81,19 @@ record StagedPublication(DatasetId dataset, SnapshotId id, boolean replace, Rete
       }
     }
     return out;
+  }
+
+  /**
+   * A writer member begun again under the run id of {@code id}: the group must have published it
+   * already (its first attempt's outcome was unknown), or nothing of the group is published now.
+   */
+  Publication.Published alreadyOfGroup(MetadataView view) {
+    SnapshotInfo s = view.snapshot(id).orElseThrow(() -> new SnapshotNotAvailableException(dataset, id, null));
+    if (s.committedAt().isPresent() && s.group().equals(Optional.of(group.id()))) {
+      return new Publication.Published(s, List.of(), false);
+    }
+    throw new SnapshotNotAvailableException(dataset, "the run of snapshot " + id + " of dataset " + dataset
+        + " is " + s.state() + (s.group().map(g -> " with group " + g).orElse("")) + ", not published with group "
+        + group.id() + ": nothing of the group is published");
   }
 }

@@ -276,6 +276,7 @@ public final class HBaseMetadataStore implements MetadataStore {
     try {
       List<Object> results = new ArrayList<>();
       List<LayoutView> views = new ArrayList<>();
+      java.time.Instant at = java.time.Instant.EPOCH;
       for (Member<?> m : members) {
         HBaseMetadataStore store = m.store();
         TxMetaTable table = new TxMetaTable(store.connection, store.metaTable, store.bytesRead, store.readCalls,
@@ -284,7 +285,12 @@ public final class HBaseMetadataStore implements MetadataStore {
         tables.add(table);
         LayoutView view = new LayoutView(store.dataset, table, store.clock);
         views.add(view);
-        results.add(m.operation().apply(view));
+        at = at.isAfter(view.commitTime()) ? at : view.commitTime();
+      }
+      // one commit time in every member (each is never before its own last one)
+      for (int i = 0; i < members.size(); i++) {
+        views.get(i).commitNotBefore(at);
+        results.add(members.get(i).operation().apply(views.get(i)));
       }
       List<byte[]> changes = new ArrayList<>();
       for (int i = 0; i < views.size(); i++) {

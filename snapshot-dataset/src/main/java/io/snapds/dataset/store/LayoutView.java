@@ -131,6 +131,11 @@ final class LayoutView implements MetadataView {
     return snapshots.awaitingCleanup();
   }
 
+  /** See {@link PointerRow#commitNotBefore}; before anything is written. */
+  void commitNotBefore(Instant at) {
+    pointer.commitNotBefore(at);
+  }
+
   @Override
   public List<SnapshotInfo> staged() {
     return snapshots.staged();

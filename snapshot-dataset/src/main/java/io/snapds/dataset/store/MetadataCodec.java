@@ -57,7 +57,14 @@ final class MetadataCodec {
       new Field("keyno", s -> nonZero(s.keyNumber()), (b, c) -> b.keyNumber(c.keyNumber())),
       new Field("staged", s -> s.stagedAt().map(MetadataCodec::millis).orElse(null),
           (b, c) -> b.stagedAt(c.instant("staged", false))),
-      new Field("group", s -> s.group().map(Bytes::toBytes).orElse(null), (b, c) -> b.group(c.optionalString("group"))));
+      // the group's id, then one line per member dataset
+      new Field("group", s -> s.group().map(g -> Bytes.toBytes(String.join("\n",
+          com.google.common.collect.Iterables.concat(List.of(g), s.groupMembers())))).orElse(null),
+          (b, c) -> {
+            List<String> lines = new java.util.ArrayList<>(c.lines("group"));
+            b.group(lines.isEmpty() ? null : lines.get(0), new java.util.TreeSet<>(lines.subList(Math.min(1,
+                lines.size()), lines.size())));
+          }));
 
   private static final Map<String, byte[]> QUALIFIERS = new TreeMap<>();
 

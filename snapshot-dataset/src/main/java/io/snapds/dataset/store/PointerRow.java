@@ -139,6 +139,17 @@ final class PointerRow {
     return commitTime;
   }
 
+  /**
+   * Moves this transaction's commit time to {@code at} if that is later: one transaction over
+   * several datasets records one time in all of them, so that time travel by time sees every
+   * member of a publish group from the same instant.
+   */
+  void commitNotBefore(Instant at) {
+    if (at.isAfter(commitTime())) {
+      commitTime = at;
+    }
+  }
+
   /** For the format upgrade: sets the counters from a full count, written even if unchanged. */
   void resetCounters(long historyCount, long cleanedCount, Long lastAt) {
     Values p = values();
