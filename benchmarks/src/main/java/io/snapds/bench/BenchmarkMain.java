@@ -39,6 +39,7 @@ public final class BenchmarkMain {
     all.put("cli", new CliBenchmark());
     all.put("mrcommit", new MapReduceCommitBenchmark());
     all.put("diff", new DiffBenchmark());
+    all.put("group", new PublishGroupBenchmark());
     // last: it starts two more region servers and stops them again, which moves every region
     all.put("presplit", new PresplitBenchmark());
     return all;
