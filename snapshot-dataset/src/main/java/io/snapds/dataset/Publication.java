@@ -51,7 +51,7 @@ record Publication(DatasetId dataset, SnapshotId id, long token, WriterOptions o
       Optional<SnapshotInfo> earlier = earlierOfRun(view, options.runId());
       if (earlier.isPresent() && !earlier.get().id().equals(id)) {
         if (group != null) { // a group publishes all of its members or none
-          throw new SnapshotNotAvailableException(dataset, "run '" + options.runId() + "' of dataset " + dataset
+          throw new SnapshotNotAvailableException(dataset, id, SnapshotState.BUILDING, "run '" + options.runId() + "' of dataset " + dataset
               + " was published or staged as snapshot " + earlier.get().id() + " by another writer: snapshot " + id
               + " cannot be published with group " + group.id() + ", and so nothing of the group is");
         }

@@ -21,14 +21,14 @@ record StagedPublication(DatasetId dataset, SnapshotId id, boolean replace, Rete
     if (s.committedAt().isPresent()) {
       if (group != null && !s.group().equals(Optional.of(group.id()))) {
         // a group's member must become current with the others, not have been published apart
-        throw new SnapshotNotAvailableException(dataset, "staged snapshot " + id + " of dataset " + dataset
+        throw new SnapshotNotAvailableException(dataset, id, s.state(), "staged snapshot " + id + " of dataset " + dataset
             + " was published already, " + s.group().map(g -> "with group " + g).orElse("alone")
             + ": it cannot be published with group " + group.id() + ", and so nothing of the group is");
       }
       return new Publication.Published(s, List.of(), false); // published already: once is all
     }
     if (s.discarded()) {
-      throw new SnapshotNotAvailableException(dataset, "staged snapshot " + id + " of dataset " + dataset
+      throw new SnapshotNotAvailableException(dataset, id, s.state(), "staged snapshot " + id + " of dataset " + dataset
           + " was discarded; it can no longer be published");
     }
     if (s.state() != SnapshotState.STAGED) {
@@ -92,7 +92,7 @@ record StagedPublication(DatasetId dataset, SnapshotId id, boolean replace, Rete
     if (s.committedAt().isPresent() && s.group().equals(Optional.of(group.id()))) {
       return new Publication.Published(s, List.of(), false);
     }
-    throw new SnapshotNotAvailableException(dataset, "the run of snapshot " + id + " of dataset " + dataset
+    throw new SnapshotNotAvailableException(dataset, id, s.state(), "the run of snapshot " + id + " of dataset " + dataset
         + " is " + s.state() + (s.group().map(g -> " with group " + g).orElse("")) + ", not published with group "
         + group.id() + ": nothing of the group is published");
   }

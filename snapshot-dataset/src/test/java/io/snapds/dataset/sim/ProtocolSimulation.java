@@ -889,7 +889,8 @@ public final class ProtocolSimulation {
       SnapshotWriter wa = null;
       SnapshotWriter wb = null;
       try {
-        wa = a.newSnapshot().owner(owner).begin();
+        // half the groups build under a lock of their own (a source key), so that they need not wait for the writers'
+        wa = (r.nextBoolean() ? a.newSnapshot().sourceKey(group) : a.newSnapshot()).owner(owner).begin();
         wb = b.newSnapshot().owner(owner).begin();
         TreeMap<String, String> rowsA = new TreeMap<>();
         TreeMap<String, String> rowsB = new TreeMap<>();
