@@ -74,6 +74,10 @@ final class LoadCommand extends EnvCommand {
           + "until 'snapds publish DATASET@ID'; 'snapds discard DATASET@ID' drops it.")
   boolean stage;
 
+  @Option(names = {"-q", "--quiet"},
+      description = "Print only DATASET@ID of the snapshot (for scripts: S=$(snapds load ... --stage -q)).")
+  boolean quiet;
+
   @Option(names = "--progress", description = "Show the progress line even when stderr is not a terminal.")
   boolean progress;
 
@@ -122,6 +126,11 @@ final class LoadCommand extends EnvCommand {
         if (writer.alreadyPublished().isPresent()) {
           SnapshotInfo s = writer.alreadyPublished().get();
           boolean staged = s.state() == SnapshotState.STAGED;
+          if (quiet) {
+            out().println(new StagedRef(dataset, s.id()));
+            out().flush();
+            return ExitCodes.OK;
+          }
           out().printf("dataset %s: %s was %s already as snapshot %s; nothing loaded%n", dataset,
               runId != null ? "run " + runId : "source key " + sourceKey, staged ? "staged" : "published", s.id());
           if (staged) {
@@ -134,6 +143,11 @@ final class LoadCommand extends EnvCommand {
         new SnapshotLoader(mapping, meter).load(source, writer);
         SnapshotInfo published = stage ? writer.stage() : writer.commit();
         double seconds = meter.elapsedSeconds();
+        if (quiet) {
+          out().println(new StagedRef(dataset, published.id()));
+          out().flush();
+          return ExitCodes.OK;
+        }
         out().printf("dataset %s: %s snapshot %s: %,d rows, %s in %.1f s (%,.0f rows/s)%n", dataset,
             published.state() == SnapshotState.STAGED ? "staged" : "published", published.id(), published.rowCount(),
             Formats.bytes(published.byteCount()), seconds, published.rowCount() / Math.max(seconds, 1e-3));

@@ -146,6 +146,8 @@ class StagePublishCommandsTest {
     assertTrue(second.out().startsWith("dataset " + id + ": run r-1 was staged already as snapshot " + m.group(1)
         + "; nothing loaded"), second.toString());
     assertTrue(second.out().contains("snapds publish " + id + "@" + m.group(1)), second.toString());
+    assertEquals(id + "@" + m.group(1) + "\n",
+        ok("load", id.toString(), f.toString(), "-k", "k", "--stage", "--run-id", "r-1", "-q").out());
     try (SnapshotDataset ds = MiniCluster.get().datasets().open(id)) {
       assertEquals(1, ds.stagedSnapshots().size());
       assertTrue(ds.currentSnapshot().isEmpty());
@@ -205,11 +207,16 @@ class StagePublishCommandsTest {
     SnapshotId orders1 = publish(orders, "o1");
     SnapshotId lines1 = publish(lines, "l1");
     SnapshotId orders2 = stage(orders, "o2");
-    SnapshotId lines2 = stage(lines, "l2");
+    // the script form: -q prints DATASET@ID alone, which publish takes as it is
+    String linesRef = ok("load", lines.toString(), csv("lines-l2", "l2").toString(), "-k", "k", "--stage", "-q")
+        .out().trim();
+    assertTrue(linesRef.matches(Pattern.quote(lines.toString()) + "@\\d+"), linesRef);
+    SnapshotId lines2 = SnapshotId.parse(linesRef.substring(linesRef.indexOf('@') + 1));
+    assertEquals(SnapshotState.STAGED, info(lines, lines2).state());
     assertEquals(List.of("KEY  d:v", "a    o1", "b    o1"), scanCurrent(orders));
     assertEquals(List.of("KEY  d:v", "a    l1", "b    l1"), scanCurrent(lines));
 
-    Cli.Result together = ok("publish", orders + "@" + orders2, lines + "@" + lines2, "--group", "nightly-7");
+    Cli.Result together = ok("publish", orders + "@" + orders2, linesRef, "--group", "nightly-7");
     assertEquals(List.of("publish group nightly-7: 2 datasets current together",
         "dataset " + orders + ": current snapshot is now " + orders2 + ", 2 rows (was " + orders1 + ")",
         "dataset " + lines + ": current snapshot is now " + lines2 + ", 2 rows (was " + lines1 + ")"),
