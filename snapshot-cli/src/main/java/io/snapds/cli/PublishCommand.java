@@ -65,6 +65,9 @@ final class PublishCommand extends EnvCommand {
         before.put(s, ds.currentSnapshot().map(SnapshotInfo::id));
         was.put(s, ds.snapshot(s.snapshot()));
       }
+      if (group == null && snapshots.size() > 1) {
+        group = retriedGroup(was.values()).orElse(null);
+      }
       Map<DatasetId, SnapshotInfo> published = new LinkedHashMap<>();
       try {
         if (snapshots.size() == 1 && group == null) {
@@ -101,6 +104,22 @@ final class PublishCommand extends EnvCommand {
     }
     out().flush();
     return ExitCodes.OK;
+  }
+
+  /**
+   * A publish without --group retried after it succeeded: every member was published already,
+   * with one group, whose id the retry takes so that it changes nothing (a group refuses a member
+   * published apart from it, and a retry would otherwise get a new generated id).
+   */
+  private static Optional<String> retriedGroup(java.util.Collection<SnapshotInfo> members) {
+    Set<Optional<String>> groups = new HashSet<>();
+    for (SnapshotInfo s : members) {
+      if (s.committedAt().isEmpty()) {
+        return Optional.empty();
+      }
+      groups.add(s.group());
+    }
+    return groups.size() == 1 ? groups.iterator().next() : Optional.empty();
   }
 
   private UserException baseMoved(StagedBaseMovedException e) {

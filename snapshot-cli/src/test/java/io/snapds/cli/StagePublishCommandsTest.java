@@ -229,6 +229,18 @@ class StagePublishCommandsTest {
     assertEquals("nightly-7", info(lines, lines2).group().orElseThrow());
     assertEquals(lines2 + " publish group nightly-7", reasons(lines).get(reasons(lines).size() - 1));
     assertTrue(ok("show", orders.toString()).out().contains("group        nightly-7"));
+    // retried (without --group): it is the same group, published once; nothing changes
+    Cli.Result retried = ok("publish", orders + "@" + orders2, linesRef);
+    assertEquals(List.of("publish group nightly-7: 2 datasets current together",
+        "dataset " + orders + ": snapshot " + orders2 + " was published already; nothing changed",
+        "dataset " + lines + ": snapshot " + lines2 + " was published already; nothing changed"),
+        retried.outLines());
+    assertEquals(2, reasons(orders).size(), reasons(orders).toString());
+    // a rollback names every member of the group
+    Cli.Result part = Cli.run("rollback", "--group", "nightly-7", orders.toString());
+    assertEquals(ExitCodes.USAGE, part.exitCode(), part.toString());
+    assertTrue(part.err().contains("a group rolls back whole"), part.err());
+    assertEquals(orders2, current(orders));
 
     Cli.Result back = ok("rollback", "--group", "nightly-7", orders.toString(), lines.toString());
     assertEquals(List.of("publish group nightly-7 rolled back in 2 datasets together",
