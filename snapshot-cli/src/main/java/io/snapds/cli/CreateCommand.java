@@ -41,6 +41,11 @@ final class CreateCommand extends EnvCommand {
       description = "Also keep snapshots younger than this (90s, 15m, 12h, 7d).")
   Duration maxAge;
 
+  @Option(names = "--staged-max-age", paramLabel = "DURATION",
+      description = "How long a staged snapshot ('load --stage') waits for its audit before the reconciler "
+          + "discards it (default: 7d).")
+  Duration stagedMaxAge;
+
   @ArgGroup(exclusive = true)
   SchemaSource schemaSource;
 
@@ -67,8 +72,12 @@ final class CreateCommand extends EnvCommand {
     if (schemaSource != null) {
       schema = Schema.parse(schemaSource.text != null ? schemaSource.text : read(schemaSource.file));
     }
-    properties = DatasetProperties.builder().families(families).retention(retention)
-        .firstSplitPoints(splitKeys(TypedRead.keysOf(Optional.ofNullable(schema)))).build();
+    DatasetProperties.Builder builder = DatasetProperties.builder().families(families).retention(retention)
+        .firstSplitPoints(splitKeys(TypedRead.keysOf(Optional.ofNullable(schema))));
+    if (stagedMaxAge != null) {
+      builder.stagedMaxAge(stagedMaxAge);
+    }
+    properties = builder.build();
   }
 
   /** The split points as row keys, in key order, each once (the order given does not matter). */
@@ -96,9 +105,10 @@ final class CreateCommand extends EnvCommand {
         ds.setSchema(schema);
       }
     }
-    out().printf("created dataset %s: families %s, retain last %d%s%s%s%n", dataset, properties.families(),
+    out().printf("created dataset %s: families %s, retain last %d%s%s%s%s%n", dataset, properties.families(),
         properties.retention().retainLast(),
         properties.retention().maxAge().map(a -> " and those younger than " + a).orElse(""),
+        stagedMaxAge == null ? "" : ", stages discarded after " + stagedMaxAge,
         splitPoints.isEmpty() ? "" : ", first snapshot split at " + properties.firstSplitPoints().size() + " keys",
         schema == null ? "" : ", schema 1 [" + schema + "]");
     return ExitCodes.OK;

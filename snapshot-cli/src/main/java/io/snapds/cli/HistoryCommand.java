@@ -18,7 +18,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "history", mixinStandardHelpOptions = true,
-    description = "The snapshots of a dataset, newest first; '*' marks the current one.")
+    description = {"The snapshots of a dataset, newest first; '*' marks the current one.",
+        "STAGED ones wait for an audit ('snapds publish' or 'snapds discard'); DISCARDED ones never were current."})
 final class HistoryCommand extends EnvCommand {
   @Parameters(index = "0", paramLabel = "DATASET", description = "namespace:name")
   DatasetId dataset;

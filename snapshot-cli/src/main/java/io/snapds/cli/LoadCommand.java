@@ -13,6 +13,7 @@ import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.NewSnapshot;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotInfo;
+import io.snapds.dataset.SnapshotState;
 import io.snapds.dataset.SnapshotWriter;
 import io.snapds.dataset.schema.Schema;
 import java.io.IOException;
@@ -30,7 +31,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "load", mixinStandardHelpOptions = true,
-    description = {"Load a CSV (with a header line) or JSON Lines file into a new snapshot and publish it.",
+    description = {"Load a CSV (with a header line) or JSON Lines file into a new snapshot and publish it",
+        "(with --stage: stage it for an audit; 'snapds publish' or 'snapds discard' decides later).",
         "The file is streamed; a bad line stops the load with its line number and nothing is published.",
         "Each non-key field becomes the cell FAMILY:FIELD with the field's text; in a dataset with a schema,",
         "each field is parsed as its type and written in the schema's encoding (the key from the key fields)."})
@@ -66,6 +68,15 @@ final class LoadCommand extends EnvCommand {
 
   @Option(names = "--source-key", paramLabel = "KEY", description = "What the snapshot is built from (e.g. a time range).")
   String sourceKey;
+
+  @Option(names = "--stage",
+      description = "Stage the snapshot instead of publishing it: readable by id (scan --snapshot ID), never current "
+          + "until 'snapds publish DATASET@ID'; 'snapds discard DATASET@ID' drops it.")
+  boolean stage;
+
+  @Option(names = {"-q", "--quiet"},
+      description = "Print only DATASET@ID of the snapshot (for scripts: S=$(snapds load ... --stage -q)).")
+  boolean quiet;
 
   @Option(names = "--progress", description = "Show the progress line even when stderr is not a terminal.")
   boolean progress;
@@ -114,24 +125,49 @@ final class LoadCommand extends EnvCommand {
           mapping.emptyIsNull())) {
         if (writer.alreadyPublished().isPresent()) {
           SnapshotInfo s = writer.alreadyPublished().get();
-          out().printf("dataset %s: %s was published already as snapshot %s; nothing loaded%n", dataset,
-              runId != null ? "run " + runId : "source key " + sourceKey, s.id());
+          boolean staged = s.state() == SnapshotState.STAGED;
+          if (quiet) {
+            out().println(new StagedRef(dataset, s.id()));
+            out().flush();
+            return ExitCodes.OK;
+          }
+          out().printf("dataset %s: %s was %s already as snapshot %s; nothing loaded%n", dataset,
+              runId != null ? "run " + runId : "source key " + sourceKey, staged ? "staged" : "published", s.id());
+          if (staged) {
+            printStageHint(s);
+          }
           out().flush();
           return ExitCodes.OK;
         }
         writer.summary("source.file", file.getFileName().toString());
         new SnapshotLoader(mapping, meter).load(source, writer);
-        SnapshotInfo published = writer.commit();
+        SnapshotInfo published = stage ? writer.stage() : writer.commit();
         double seconds = meter.elapsedSeconds();
-        out().printf("dataset %s: published snapshot %s: %,d rows, %s in %.1f s (%,.0f rows/s)%n", dataset,
-            published.id(), published.rowCount(), Formats.bytes(published.byteCount()), seconds,
-            published.rowCount() / Math.max(seconds, 1e-3));
+        if (quiet) {
+          out().println(new StagedRef(dataset, published.id()));
+          out().flush();
+          return ExitCodes.OK;
+        }
+        out().printf("dataset %s: %s snapshot %s: %,d rows, %s in %.1f s (%,.0f rows/s)%n", dataset,
+            published.state() == SnapshotState.STAGED ? "staged" : "published", published.id(), published.rowCount(),
+            Formats.bytes(published.byteCount()), seconds, published.rowCount() / Math.max(seconds, 1e-3));
+        if (published.state() == SnapshotState.STAGED) {
+          printStageHint(published);
+        }
       } catch (BadInputException e) {
-        throw new UserException(ExitCodes.BAD_INPUT, file + " " + e.getMessage() + "; nothing was published");
+        throw new UserException(ExitCodes.BAD_INPUT, file + " " + e.getMessage() + "; nothing was "
+            + (stage ? "staged" : "published"));
       }
     }
     out().flush();
     return ExitCodes.OK;
+  }
+
+  /** What to do with a staged snapshot: check it by id, then publish or discard it. */
+  private void printStageHint(SnapshotInfo staged) {
+    StagedRef ref = new StagedRef(dataset, staged.id());
+    out().printf("  not current until published; check it:  snapds scan %s --snapshot %s%n", dataset, staged.id());
+    out().printf("  then:  snapds publish %s   or:  snapds discard %s%n", ref, ref);
   }
 
   private RecordMapping mapping(Optional<Schema> schema, String fam, String firstFamily) {

@@ -47,6 +47,8 @@ final class ShowCommand extends EnvCommand {
     out.printf("snapshot     %s%s%n", s.id(), current ? " (current)" : "");
     out.printf("state        %s%n", s.state());
     out.printf("created at   %s%n", Formats.time(s.createdAt()));
+    s.stagedAt().ifPresent(t -> out.printf("staged at    %s%s%n", Formats.time(t), s.discarded() ? " (discarded)"
+        : s.state() == io.snapds.dataset.SnapshotState.STAGED ? " (waiting for audit)" : ""));
     out.printf("committed at %s%n", Formats.time(s.committedAt()));
     out.printf("rows         %d%n", s.rowCount());
     out.printf("bytes        %d (%s)%n", s.byteCount(), Formats.bytes(s.byteCount()));
@@ -54,6 +56,7 @@ final class ShowCommand extends EnvCommand {
     out.printf("run id       %s%n", Formats.orDash(s.runId()));
     out.printf("source key   %s%n", Formats.orDash(s.sourceKey()));
     out.printf("parent       %s%n", s.parentId().map(Object::toString).orElse("-"));
+    s.group().ifPresent(g -> out.printf("group        %s%n", g));
     out.printf("tags         %s%n", Formats.tags(s));
     s.cleanedAt().ifPresent(t -> out.printf("cleaned at   %s%n", Formats.time(t)));
     s.summary().forEach((k, v) -> out.printf("summary      %s = %s%n", k, v));

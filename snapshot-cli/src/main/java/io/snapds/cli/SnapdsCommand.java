@@ -20,7 +20,7 @@ import picocli.CommandLine.ScopeType;
         + "Without cluster options, commands run on an embedded HBase and Tephra whose data stays in "
         + "the home directory (--home, $SNAPDS_HOME, default ~/.snapds).",
     subcommands = {CreateCommand.class, DropCommand.class, ListCommand.class, HistoryCommand.class,
-        ShowCommand.class, SchemaCommand.class, LoadCommand.class, ScanCommand.class, GetCommand.class, DiffCommand.class, RollbackCommand.class,
+        ShowCommand.class, SchemaCommand.class, LoadCommand.class, PublishCommand.class, DiscardCommand.class, ScanCommand.class, GetCommand.class, DiffCommand.class, RollbackCommand.class,
         TagCommand.class, ExpireCommand.class, GcCommand.class, LockCommand.class, GrantCommand.class,
         RevokeCommand.class, PermissionsCommand.class, UpgradeCommand.class, StatusCommand.class, ReconcileCommand.class, DemoCommand.class, ServerCommand.class,
         CommandLine.HelpCommand.class})

@@ -19,7 +19,8 @@ import picocli.CommandLine.Parameters;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
     description = {"Show what each dataset is doing: its current snapshot and the age of the last publish, "
-        + "snapshots being built and whether their writers live, locks and waiters, and snapshots waiting "
+        + "snapshots being built and whether their writers live, staged snapshots waiting for their audit, "
+        + "locks and waiters, and snapshots waiting "
         + "for cleanup with what holds them, and each relay's undelivered outbox events.",
         "Exit code 8 when something needs a repair or a person (listed under ATTENTION)."})
 final class StatusCommand extends EnvCommand {
@@ -84,6 +85,13 @@ final class StatusCommand extends EnvCommand {
               : !b.transactionOpen() ? "no (transaction ended)" : "no (lease not held)"));
       t.print(out(), "  ");
     }
+    if (!s.staged().isEmpty()) {
+      TextTable t = new TextTable("WAITING FOR AUDIT", "STAGED AT", "ROWS", "STAGED ON", "RUN ID", "PUBLISH WITH");
+      s.staged().forEach(x -> t.row(x.id(), Formats.time(x.stagedAt().orElse(x.createdAt())), x.rowCount(),
+          x.parentId().map(Object::toString).orElse("-"), Formats.orDash(x.runId()),
+          "snapds publish " + new StagedRef(s.dataset(), x.id())));
+      t.print(out(), "  ");
+    }
     if (!s.locks().isEmpty()) {
       TextTable t = new TextTable("LOCK", "HOLDER", "TOKEN", "LEASE UNTIL", "WAITERS");
       for (LockStatus l : s.locks()) {
@@ -132,6 +140,8 @@ final class StatusCommand extends EnvCommand {
     s.building().forEach(b -> building.addObject().put("id", b.snapshot().id().value()).put("lock", b.lockName())
         .put("writer", b.snapshot().writer()).put("createdAt", b.snapshot().createdAt().toString())
         .put("transactionOpen", b.transactionOpen()).put("leaseHeld", b.leaseHeld()));
+    ArrayNode staged = node.putArray("staged");
+    s.staged().forEach(x -> staged.add(Json.snapshot(x, false)));
     ArrayNode locks = node.putArray("locks");
     for (LockStatus l : s.locks()) {
       ObjectNode lock = locks.addObject().put("name", l.lockName()).put("lastToken", l.lastToken())

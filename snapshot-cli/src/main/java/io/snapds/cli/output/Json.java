@@ -71,6 +71,11 @@ public final class Json {
     s.summary().forEach(summary::put);
     s.cleanedAt().ifPresent(t -> node.put("cleanedAt", t.toString()));
     s.schemaId().ifPresent(id -> node.put("schema", id));
+    s.stagedAt().ifPresent(t -> node.put("stagedAt", t.toString()));
+    if (s.discarded()) {
+      node.put("discarded", true);
+    }
+    s.group().ifPresent(g -> node.put("group", g));
     return node;
   }
 

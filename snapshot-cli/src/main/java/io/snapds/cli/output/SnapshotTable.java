@@ -6,7 +6,10 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Optional;
 
-/** The history table: one line per snapshot, '*' on the current one. */
+/**
+ * The history table: one line per snapshot, '*' on the current one; a staged snapshot that was
+ * discarded shows as DISCARDED (it is EXPIRED, and was never current).
+ */
 public final class SnapshotTable {
   private SnapshotTable() {}
 
@@ -19,7 +22,7 @@ public final class SnapshotTable {
     TextTable table = new TextTable("", "ID", "STATE", "COMMITTED AT", "ROWS", "BYTES", "RUN ID",
         "SOURCE KEY", "TAGS");
     for (SnapshotInfo s : snapshots) {
-      table.row(current.equals(Optional.of(s.id())) ? "*" : "", s.id(), s.state(), Formats.time(s.committedAt()),
+      table.row(current.equals(Optional.of(s.id())) ? "*" : "", s.id(), s.discarded() ? "DISCARDED" : s.state(), Formats.time(s.committedAt()),
           s.rowCount(), Formats.bytes(s.byteCount()), Formats.orDash(s.runId()), Formats.orDash(s.sourceKey()),
           Formats.tags(s));
     }
