@@ -21,9 +21,9 @@ import org.slf4j.LoggerFactory;
  * The snapshots that running {@code INSERT OVERWRITE} queries are building, by query id. The
  * query's driver begins the snapshot before its job ({@link #begin}, from Hive's pre-insert
  * task), the job's tasks write rows under its id ({@link #buildingSnapshot}), and the driver
- * publishes (or, under {@link HiveTableProperties#WRITE_STAGE}, stages) it when the query succeeded ({@link #commit}: from {@link SnapshotQueryHook} as a
- * post-execution hook on MapReduce, from Hive's insert-commit task on Tez) or aborts it when it
- * did not ({@link #abort}). The run id {@code hive:<query id>}
+ * publishes (or, under {@link HiveTableProperties#WRITE_STAGE}, stages) it when the query
+ * succeeded ({@link #commit}: from {@link SnapshotQueryHook} as a post-execution hook on
+ * MapReduce, from Hive's insert-commit task on Tez) or aborts it when it did not ({@link #abort}). The run id {@code hive:<query id>}
  * names the snapshot, so tasks in other JVMs find it and a retried commit never publishes twice.
  */
 final class PendingInserts {

@@ -19,8 +19,8 @@ import org.apache.hadoop.hive.serde2.typeinfo.TypeInfoUtils;
  * Checks a table when it is created (the dataset exists, the mapping fits the table and the
  * dataset's families), and turns {@code INSERT OVERWRITE} into a snapshot: begun before the job,
  * published after it succeeded (or staged, under {@link HiveTableProperties#WRITE_STAGE}), aborted
- * if the commit fails. Dropping the table leaves the dataset
- * alone: it belongs to snapds, not to Hive.
+ * if the commit fails. Dropping the table leaves the dataset alone: it belongs to snapds, not to
+ * Hive.
  */
 final class SnapshotMetaHook extends DefaultHiveMetaHook {
   private final Configuration conf;
