@@ -19,6 +19,20 @@ public final class HiveTableProperties {
    * folded to lower case by Hive's parser).
    */
   public static final String SNAPSHOT_TAG = "snapds.snapshot.tag";
+  /**
+   * Table property or session setting, {@code true} or {@code false} (default): an
+   * {@code INSERT OVERWRITE} stages its snapshot instead of publishing it (write, audit, publish):
+   * complete and readable by id ({@code FOR SYSTEM_VERSION AS OF}, {@link #SNAPSHOT_ID}), but not
+   * current until {@code SnapshotDataset.publish} (or {@code snapds publish}) makes it so. The
+   * table property wins over the session setting.
+   */
+  public static final String WRITE_STAGE = "snapds.write.stage";
+  /**
+   * Session setting written by a staging {@code INSERT OVERWRITE} once its snapshot is staged: the
+   * staged snapshot's id (the last one this session staged), for {@code SET snapds.write.staged.snapshot}
+   * or {@code FOR SYSTEM_VERSION AS OF ${hiveconf:snapds.write.staged.snapshot}}.
+   */
+  public static final String STAGED_SNAPSHOT = "snapds.write.staged.snapshot";
   /** Setting: how long a query's reader pin keeps its snapshot from cleanup, seconds (default 86400). */
   public static final String PIN_TTL_SECONDS = "snapds.reader.pin.ttl.seconds";
 

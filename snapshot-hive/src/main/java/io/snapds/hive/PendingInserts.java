@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.conf.HiveConf;
+import org.apache.hadoop.hive.ql.session.SessionState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,16 +21,16 @@ import org.slf4j.LoggerFactory;
  * The snapshots that running {@code INSERT OVERWRITE} queries are building, by query id. The
  * query's driver begins the snapshot before its job ({@link #begin}, from Hive's pre-insert
  * task), the job's tasks write rows under its id ({@link #buildingSnapshot}), and the driver
- * publishes it when the query succeeded ({@link #commit}: from {@link SnapshotQueryHook} as a
- * post-execution hook on MapReduce, from Hive's insert-commit task on Tez) or aborts it when it
- * did not ({@link #abort}). The run id {@code hive:<query id>}
+ * publishes (or, under {@link HiveTableProperties#WRITE_STAGE}, stages) it when the query
+ * succeeded ({@link #commit}: from {@link SnapshotQueryHook} as a post-execution hook on
+ * MapReduce, from Hive's insert-commit task on Tez) or aborts it when it did not ({@link #abort}). The run id {@code hive:<query id>}
  * names the snapshot, so tasks in other JVMs find it and a retried commit never publishes twice.
  */
 final class PendingInserts {
   private static final Logger LOG = LoggerFactory.getLogger(PendingInserts.class);
   private static final Map<String, Pending> BUILDING = new ConcurrentHashMap<>();
 
-  private record Pending(SnapshotWriter writer, DatasetId dataset, Configuration conf) {}
+  private record Pending(SnapshotWriter writer, DatasetId dataset, Configuration conf, boolean stage) {}
 
   private PendingInserts() {}
 
@@ -45,14 +46,18 @@ final class PendingInserts {
     return id;
   }
 
-  /** Begins the query's snapshot (waits for the dataset's writer lock as the dataset's settings say). */
-  static SnapshotId begin(Configuration conf, DatasetId datasetId) {
+  /**
+   * Begins the query's snapshot (waits for the dataset's writer lock as the dataset's settings
+   * say); {@link #commit} stages it instead of publishing it when {@code stage} is true.
+   */
+  static SnapshotId begin(Configuration conf, DatasetId datasetId, boolean stage) {
     String queryId = queryId(conf);
     SnapshotDatasets datasets = DatasetConnections.datasets(conf);
     SnapshotDataset dataset = datasets.open(datasetId);
     SnapshotWriter writer = dataset.newSnapshot().runId(runId(queryId)).owner(runId(queryId)).begin();
-    BUILDING.put(queryId, new Pending(writer, datasetId, conf));
-    LOG.info("query {} builds snapshot {} of {}", queryId, writer.snapshotId(), datasetId);
+    BUILDING.put(queryId, new Pending(writer, datasetId, conf, stage));
+    LOG.info("query {} builds snapshot {} of {}{}", queryId, writer.snapshotId(), datasetId,
+        stage ? ", to be staged (" + HiveTableProperties.WRITE_STAGE + ")" : "");
     return writer.snapshotId();
   }
 
@@ -69,7 +74,8 @@ final class PendingInserts {
   }
 
   /**
-   * Publishes the query's snapshot with its row and byte counts, if the query is building one.
+   * Publishes the query's snapshot with its row and byte counts, if the query is building one; or
+   * stages it, if it was begun to be staged.
    *
    * @throws io.snapds.dataset.SnapshotDatasetException if publishing fails; the snapshot is then aborted
    */
@@ -81,12 +87,36 @@ final class PendingInserts {
     SnapshotWriter writer = pending.writer();
     try {
       // the tasks wrote through their own row writers: the record counts what is stored
-      SnapshotInfo published = writer.countStoredRows().commit();
-      LOG.info("query {} published snapshot {} of {} ({} rows)", queryId, published.id(), pending.dataset(),
-          published.rowCount());
+      SnapshotWriter counted = writer.countStoredRows();
+      SnapshotInfo published = pending.stage() ? counted.stage() : counted.commit();
+      if (published.state() == SnapshotState.STAGED) {
+        tellStaged(queryId, pending.dataset(), published);
+      } else {
+        LOG.info("query {} published snapshot {} of {} ({} rows)", queryId, published.id(), pending.dataset(),
+            published.rowCount());
+      }
       return Optional.of(published);
     } finally {
       writer.close(); // aborts unless committed
+    }
+  }
+
+  /**
+   * Tells the user which snapshot the query staged: in the log, on the session's console (what
+   * the CLI and Beeline print), and in the session setting {@link HiveTableProperties#STAGED_SNAPSHOT}.
+   */
+  private static void tellStaged(String queryId, DatasetId dataset, SnapshotInfo staged) {
+    String message = "staged snapshot " + staged.id() + " of " + dataset + " (" + staged.rowCount() + " rows): it is "
+        + "not current; read it with FOR SYSTEM_VERSION AS OF " + staged.id() + ", then publish it (snapds publish "
+        + dataset + "@" + staged.id() + ", SnapshotDataset.publish) or discard it";
+    LOG.info("query {} {}", queryId, message);
+    SessionState session = SessionState.get();
+    if (session != null) {
+      session.getConf().set(HiveTableProperties.STAGED_SNAPSHOT, staged.id().toString());
+    }
+    SessionState.LogHelper console = SessionState.getConsole();
+    if (console != null) {
+      console.printInfo(message);
     }
   }
 

@@ -18,8 +18,9 @@ import org.apache.hadoop.hive.serde2.typeinfo.TypeInfoUtils;
 /**
  * Checks a table when it is created (the dataset exists, the mapping fits the table and the
  * dataset's families), and turns {@code INSERT OVERWRITE} into a snapshot: begun before the job,
- * published after it succeeded, aborted if the commit fails. Dropping the table leaves the dataset
- * alone: it belongs to snapds, not to Hive.
+ * published after it succeeded (or staged, under {@link HiveTableProperties#WRITE_STAGE}), aborted
+ * if the commit fails. Dropping the table leaves the dataset alone: it belongs to snapds, not to
+ * Hive.
  */
 final class SnapshotMetaHook extends DefaultHiveMetaHook {
   private final Configuration conf;
@@ -101,7 +102,7 @@ final class SnapshotMetaHook extends DefaultHiveMetaHook {
           + "written whole; use INSERT OVERWRITE TABLE");
     }
     try {
-      PendingInserts.begin(conf, dataset(table));
+      PendingInserts.begin(conf, dataset(table), SnapshotSettings.stage(table.getParameters()::get, conf));
     } catch (SnapshotDatasetException | IllegalArgumentException | IllegalStateException e) {
       throw metaException("table " + table.getTableName() + ": cannot begin a snapshot: " + e.getMessage(), e);
     }

@@ -63,6 +63,28 @@ final class SnapshotSettings {
         : SnapshotSelector.current();
   }
 
+  /**
+   * Whether an {@code INSERT OVERWRITE} stages its snapshot ({@link HiveTableProperties#WRITE_STAGE}):
+   * the table property first, then the session setting; false when neither is set.
+   *
+   * @throws IllegalArgumentException naming the setting and its value when it is neither true nor false
+   */
+  static boolean stage(UnaryOperator<String> table, Configuration session) {
+    String fromTable = table.apply(HiveTableProperties.WRITE_STAGE);
+    if (fromTable != null && !fromTable.isBlank()) {
+      return parseBoolean("table property", fromTable);
+    }
+    String fromSession = session.get(HiveTableProperties.WRITE_STAGE);
+    return fromSession != null && !fromSession.isBlank() && parseBoolean("setting", fromSession);
+  }
+
+  private static boolean parseBoolean(String level, String value) {
+    String v = value.trim();
+    checkArgument(v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false"), "%s %s must be true or false, got '%s'",
+        level, HiveTableProperties.WRITE_STAGE, value);
+    return Boolean.parseBoolean(v);
+  }
+
   /** The prefix of a tag in a table reference: {@code db.table.tag_<name>}, as Hive writes Iceberg's refs. */
   static final String TAG_REF_PREFIX = "tag_";
 

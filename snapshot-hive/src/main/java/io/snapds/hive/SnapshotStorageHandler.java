@@ -38,7 +38,8 @@ import org.apache.hadoop.mapred.OutputFormat;
  * one, or the one a table property or session setting names ({@link SnapshotSelector}), or the
  * one {@code FOR SYSTEM_VERSION AS OF} / {@code FOR SYSTEM_TIME AS OF} names. Row-key conditions
  * narrow the scan ({@link KeyPredicates}). {@code INSERT OVERWRITE} writes a new snapshot and
- * publishes it when the query succeeds ({@link SnapshotMetaHook}).
+ * publishes it when the query succeeds ({@link SnapshotMetaHook}), or stages it under
+ * {@code snapds.write.stage=true} ({@link HiveTableProperties#WRITE_STAGE}).
  */
 public class SnapshotStorageHandler extends DefaultStorageHandler implements HiveStoragePredicateHandler,
     InputEstimator {
@@ -140,9 +141,10 @@ public class SnapshotStorageHandler extends DefaultStorageHandler implements Hiv
   }
 
   /**
-   * Rejects, when the query is compiled, an {@code INSERT INTO} (a snapshot is written whole) and
-   * an {@code INSERT OVERWRITE} on MapReduce without {@link SnapshotQueryHook}, which would never
-   * be published.
+   * Rejects, when the query is compiled, an {@code INSERT INTO} (a snapshot is written whole), a
+   * {@link HiveTableProperties#WRITE_STAGE} that is neither true nor false, and an
+   * {@code INSERT OVERWRITE} on MapReduce without {@link SnapshotQueryHook}, which would never be
+   * published.
    */
   @Override
   public void validateSinkDesc(FileSinkDesc sinkDesc) throws SemanticException {
@@ -152,6 +154,11 @@ public class SnapshotStorageHandler extends DefaultStorageHandler implements Hiv
           + "use INSERT OVERWRITE TABLE");
     }
     HiveConf conf = getConf() instanceof HiveConf ? (HiveConf) getConf() : new HiveConf(getConf(), HiveConf.class);
+    try {
+      SnapshotSettings.stage(sinkDesc.getTableInfo().getProperties()::getProperty, conf); // a bad value fails here
+    } catch (IllegalArgumentException e) {
+      throw new SemanticException(table + ": " + e.getMessage(), e);
+    }
     if (!"tez".equals(conf.getVar(HiveConf.ConfVars.HIVE_EXECUTION_ENGINE)) && !SnapshotQueryHook.isPostExecHook(conf)) {
       throw new SemanticException(table + ": INSERT OVERWRITE on the " + conf.getVar(HiveConf.ConfVars.HIVE_EXECUTION_ENGINE)
           + " engine publishes its snapshot from a post-execution hook: add " + SnapshotQueryHook.class.getName()

@@ -82,4 +82,18 @@ class SnapshotSettingsTest {
     assertEquals("setting snapds.snapshot.id=5 and snapds.snapshot.asof=2026-11-30T08:00:00Z are both set; set only one",
         e.getMessage());
   }
+
+  @Test
+  void stagingIsTheTablePropertyElseTheSessionSettingElseOff() {
+    assertEquals(false, SnapshotSettings.stage(table(null, null)::getProperty, session(null, null)));
+    assertEquals(true, SnapshotSettings.stage(table(null, null)::getProperty,
+        session(HiveTableProperties.WRITE_STAGE, "true")));
+    assertEquals(false, SnapshotSettings.stage(table(HiveTableProperties.WRITE_STAGE, "false")::getProperty,
+        session(HiveTableProperties.WRITE_STAGE, "true")));
+    assertEquals(true, SnapshotSettings.stage(table(HiveTableProperties.WRITE_STAGE, " TRUE ")::getProperty,
+        session(HiveTableProperties.WRITE_STAGE, "false")));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SnapshotSettings.stage(
+        table(null, null)::getProperty, session(HiveTableProperties.WRITE_STAGE, "1")));
+    assertEquals("setting snapds.write.stage must be true or false, got '1'", e.getMessage());
+  }
 }

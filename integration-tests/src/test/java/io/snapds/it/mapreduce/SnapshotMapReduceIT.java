@@ -301,6 +301,108 @@ class SnapshotMapReduceIT {
     }
   }
 
+  // ---- staging: write, audit, publish (issue 39) ----
+
+  /**
+   * A job set to stage leaves the current snapshot as it was: its snapshot is STAGED, holds
+   * exactly the job's rows, and is read by id, by the Java API and by another MapReduce job. A
+   * re-run of the run id stages nothing new; publishing makes it current.
+   */
+  @Test
+  void aStagingJobLeavesCurrentAloneAndItsSnapshotIsReadByIdUntilPublished() throws Exception {
+    SnapshotDataset a = create("stageA");
+    SnapshotDataset b = create("stageB");
+    SnapshotInfo source = publish(a, "src", 120);
+    List<SnapshotRow> sourceRows = rows(a.readCurrent());
+    SnapshotInfo before = publish(b, "old", 5);
+    List<SnapshotRow> beforeRows = rows(b.readCurrent());
+
+    Job job = newJob("stage");
+    SnapshotMapReduceUtil.initSnapshotCopyJob(a.id(), SnapshotSelector.current(), b.id(), "audit-1", job, false);
+    SnapshotOutputFormat.setStage(job, true);
+    assertTrue(SnapshotMapReduceUtil.runJob(job, false));
+
+    SnapshotId staged = SnapshotOutputFormat.outputSnapshot(job.getConfiguration()).orElseThrow();
+    SnapshotInfo info = b.snapshot(staged);
+    assertEquals(SnapshotState.STAGED, info.state());
+    assertEquals(Optional.of(before.id()), info.parentId(), "staged on the snapshot current then");
+    assertEquals(List.of(staged), b.stagedSnapshots().stream().map(SnapshotInfo::id).toList());
+    assertEquals(before.id(), b.currentSnapshot().orElseThrow().id(), "the staged snapshot is not current");
+    assertEquals(beforeRows, rows(b.readCurrent()), "readers of current still get the old rows");
+    assertEquals(sourceRows, rows(b.readSnapshot(staged)), "by id, the staged snapshot holds the job's rows");
+    assertEquals(120, info.rowCount());
+    assertEquals(source.byteCount(), info.byteCount());
+    assertEquals(job.getJobID().toString(), info.summary().get("mapreduce.job.id"));
+    assertTrue(b.lockStatus(NewSnapshot.WRITER_LOCK).lease().isEmpty(), "the writer lock was released");
+
+    // the audit reads it by id with a MapReduce job of its own: the input format pins the STAGED snapshot
+    SnapshotDataset audit = create("stageAudit");
+    Job read = newJob("read staged");
+    SnapshotMapReduceUtil.initSnapshotCopyJob(b.id(), SnapshotSelector.snapshot(staged), audit.id(), null, read, false);
+    assertTrue(SnapshotMapReduceUtil.runJob(read, false));
+    assertEquals(Optional.of(staged), SnapshotInputFormatImpl.pinnedSnapshot(read.getConfiguration()));
+    assertEquals(sourceRows, rows(audit.readCurrent()));
+
+    // the run retried: begins nothing, stages nothing new, names the same snapshot
+    Job again = newJob("stage again");
+    SnapshotMapReduceUtil.initSnapshotCopyJob(a.id(), SnapshotSelector.current(), b.id(), "audit-1", again, false);
+    SnapshotOutputFormat.setStage(again, true);
+    assertTrue(SnapshotMapReduceUtil.runJob(again, false));
+    assertEquals(Optional.of(staged), SnapshotOutputFormat.outputSnapshot(again.getConfiguration()));
+    assertEquals(Optional.empty(), SnapshotOutputFormat.handle(again.getConfiguration()));
+    assertEquals(List.of(staged), b.stagedSnapshots().stream().map(SnapshotInfo::id).toList());
+    assertEquals(before.id(), b.currentSnapshot().orElseThrow().id());
+
+    SnapshotInfo published = b.publish(staged);
+    assertEquals(SnapshotState.COMMITTED, published.state());
+    assertEquals(staged, b.currentSnapshot().orElseThrow().id());
+    assertEquals(sourceRows, rows(b.readCurrent()), "published, it is what readers of current get");
+    assertTrue(b.stagedSnapshots().isEmpty());
+  }
+
+  /** A staging job that fails stages nothing: its snapshot is aborted, current and the staged list unchanged. */
+  @Test
+  void aFailedStagingJobStagesNothing() throws Exception {
+    SnapshotDataset a = create("stageFailA");
+    SnapshotDataset b = create("stageFailB");
+    publish(a, "src", 80);
+    SnapshotInfo before = publish(b, "old", 5);
+    List<SnapshotRow> beforeRows = rows(b.readCurrent());
+
+    Job job = newJob("failing stage");
+    SnapshotMapReduceUtil.initSnapshotMapperJob(a.id(), SnapshotSelector.current(), FailingMapper.class,
+        ImmutableBytesWritable.class, SnapshotRowWritable.class, job, false);
+    SnapshotMapReduceUtil.initSnapshotReducerJob(b.id(), null, null, job, false);
+    SnapshotOutputFormat.setStage(job, true);
+    SnapshotOutputFormat.setWriteBufferBytes(job, 1024); // rows reach HBase before the failure
+    job.setNumReduceTasks(0);
+    FailingMapper.rowsInHBase.set(-1);
+    assertFalse(SnapshotMapReduceUtil.runJob(job, false));
+
+    SnapshotId failed = SnapshotOutputFormat.outputSnapshot(job.getConfiguration()).orElseThrow();
+    assertTrue(FailingMapper.rowsInHBase.get() > 0, "the failed attempt had written rows: " + FailingMapper.rowsInHBase);
+    assertEquals(SnapshotState.ABORTED, b.snapshot(failed).state());
+    assertTrue(b.stagedSnapshots().isEmpty(), "nothing was staged: " + b.stagedSnapshots());
+    assertTrue(b.status().staged().isEmpty());
+    assertEquals(before.id(), b.currentSnapshot().orElseThrow().id());
+    assertEquals(beforeRows, rows(b.readCurrent()));
+    assertThrows(SnapshotNotAvailableException.class, () -> b.readSnapshot(failed));
+    assertTrue(b.lockStatus(NewSnapshot.WRITER_LOCK).lease().isEmpty(), "the writer lock was released");
+  }
+
+  /** A stage setting that is neither true nor false fails the submission, naming the setting and the value. */
+  @Test
+  void aBadStageSettingFailsTheSubmissionAndBeginsNothing() throws Exception {
+    SnapshotDataset b = create("stageBad");
+    SnapshotInfo before = publish(b, "old", 3);
+    Job job = newJob("bad stage");
+    SnapshotMapReduceUtil.initSnapshotCopyJob(b.id(), SnapshotSelector.current(), b.id(), null, job, false);
+    job.getConfiguration().set(SnapshotOutputFormat.STAGE, "yes");
+    assertSubmissionFails(job, "snapds.mapreduce.output.stage must be true or false, got 'yes'");
+    assertEquals(Optional.empty(), SnapshotOutputFormat.outputSnapshot(job.getConfiguration()), "nothing was begun");
+    assertEquals(List.of(before.id()), b.snapshots().stream().map(SnapshotInfo::id).toList());
+  }
+
   // ---- counts: what a reader of the snapshot gets (issue 36 item 5) ----
 
   /**

@@ -92,8 +92,9 @@ public final class SnapshotMapReduceUtil {
    * Submits {@code job}, waits for it to end, and then releases what its submission held: the
    * reader pin of a {@link SnapshotInputFormat} job, the renewal of a {@link SnapshotOutputFormat}
    * job's writer lease, and the begun snapshot of a
-   * {@link SnapshotOutputFormat} job whose submission failed (a job that ran is published or
-   * aborted by its committer).
+   * {@link SnapshotOutputFormat} job whose submission failed (a job that ran is published, or
+   * staged, or aborted by its committer). A staging job's snapshot is
+   * {@link SnapshotOutputFormat#outputSnapshot}.
    *
    * @return whether the job succeeded
    */
@@ -113,7 +114,14 @@ public final class SnapshotMapReduceUtil {
       throw e;
     }
     try {
-      return job.waitForCompletion(verbose);
+      boolean succeeded = job.waitForCompletion(verbose);
+      if (succeeded && SnapshotOutputFormat.stage(job.getConfiguration())) {
+        SnapshotOutputFormat.outputSnapshot(job.getConfiguration()).ifPresent(id -> LOG.info(
+            "job '{}' ran with staging: its snapshot is {} of {} (SnapshotOutputFormat.outputSnapshot); audit it, then"
+                + " publish or discard it",
+            job.getJobName(), id, SnapshotOutputFormat.dataset(job.getConfiguration())));
+      }
+      return succeeded;
     } finally {
       SnapshotInputFormat.releasePin(job);
       SnapshotOutputFormat.releaseLease(job.getConfiguration());

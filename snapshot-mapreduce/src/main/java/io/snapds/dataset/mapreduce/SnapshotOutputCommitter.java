@@ -6,6 +6,7 @@ import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotHandle;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotNotAvailableException;
+import io.snapds.dataset.SnapshotState;
 import io.snapds.dataset.SnapshotWriter;
 import java.io.IOException;
 import java.util.Optional;
@@ -18,11 +19,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes the snapshot a {@link SnapshotOutputFormat} job began, or aborts it. Runs in the
+ * Publishes the snapshot a {@link SnapshotOutputFormat} job began (or stages it, when the job was
+ * set to with {@link SnapshotOutputFormat#setStage}), or aborts it. Runs in the
  * application master: {@link #setupJob} resumes the snapshot from the handle in the job
  * configuration, which keeps the writer lock's lease alive while the tasks run (the submitting
  * process renews it too, from the submission until the job ends); {@link #commitJob}
- * publishes atomically; {@link #abortJob}
+ * publishes atomically (or stages: the same counts and checks, recorded STAGED, not current);
+ * {@link #abortJob}
  * marks the snapshot aborted (its rows are left to cleanup), leaving the current snapshot as it
  * was. A task's rows are invisible until the job commits; tasks have nothing to commit. The
  * published counts are the rows and bytes the snapshot holds, as a reader gets them: the resumed
@@ -55,12 +58,19 @@ public final class SnapshotOutputCommitter extends OutputCommitter {
     }
     SnapshotWriter w = writer(context);
     DatasetId dataset = SnapshotOutputFormat.dataset(context.getConfiguration());
+    boolean stage = SnapshotOutputFormat.stage(context.getConfiguration());
     // when this fails, the writer stays here for abortJob: it knows whether aborting is safe
     // (never after a commit whose outcome is unknown). Resumed, it counts the stored rows.
-    SnapshotInfo published = w.countStoredRows()
-        .summary("mapreduce.job.id", String.valueOf(context.getJobID())).commit();
-    LOG.info("job {} published snapshot {} of {} with {} rows", context.getJobID(), published.id(),
-        dataset, published.rowCount());
+    SnapshotWriter counted = w.countStoredRows().summary("mapreduce.job.id", String.valueOf(context.getJobID()));
+    SnapshotInfo done = stage ? counted.stage() : counted.commit();
+    if (done.state() == SnapshotState.STAGED) {
+      LOG.info("job {} staged snapshot {} of {} with {} rows: it is not current; read it by id, then publish it"
+          + " (SnapshotDataset.publish, snapds publish {}@{}) or discard it", context.getJobID(), done.id(), dataset,
+          done.rowCount(), dataset, done.id());
+    } else {
+      LOG.info("job {} published snapshot {} of {} with {} rows", context.getJobID(), done.id(), dataset,
+          done.rowCount());
+    }
     HeldLeases.release(handle.get().snapshotId()); // the submission's renewal, when it ran in this process
     release();
   }

@@ -24,7 +24,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes a job's output as one new snapshot of a dataset, published when the job succeeds.
+ * Writes a job's output as one new snapshot of a dataset, published when the job succeeds (or,
+ * with {@link #setStage}, staged for an audit: complete and readable by id, but not current until
+ * {@link SnapshotDataset#publish} makes it so).
  * <ul>
  *   <li>At submission ({@link #checkOutputSpecs}) the snapshot is begun: the writer lock is
  *       taken and the building transaction started; the snapshot's handle goes into the job
@@ -56,6 +58,11 @@ public class SnapshotOutputFormat<K> extends OutputFormat<K, SnapshotRowWritable
   public static final String RUN_ID = PREFIX + "run.id";
   /** Optional: bytes each task buffers before sending rows to HBase (default 4 MiB). */
   public static final String WRITE_BUFFER_BYTES = PREFIX + "write.buffer.bytes";
+  /**
+   * Optional: {@code true} to stage the snapshot when the job succeeds instead of publishing it
+   * ({@link SnapshotWriter#stage()}); default {@code false}.
+   */
+  public static final String STAGE = PREFIX + "stage";
   /** Set at submission: the begun snapshot's {@link SnapshotHandle#encode() handle}. */
   public static final String HANDLE = PREFIX + "handle";
   /** Set at submission instead of {@link #HANDLE} when the run id was published before. */
@@ -88,6 +95,33 @@ public class SnapshotOutputFormat<K> extends OutputFormat<K, SnapshotRowWritable
     JobCredentials.obtain(job);
   }
 
+  /**
+   * Write, audit, publish: when {@code stage} is true, the job's commit stages its snapshot
+   * ({@link SnapshotWriter#stage()}) instead of publishing it. The staged snapshot is complete and
+   * readable by id ({@link #outputSnapshot} names it once the job is submitted; a
+   * {@link SnapshotInputFormat} reads it with {@code SnapshotSelector.snapshot(id)}), but it is not
+   * current, and time travel by time does not see it, until {@link SnapshotDataset#publish} makes
+   * it current; {@link SnapshotDataset#discard} drops it. A job that fails stages nothing.
+   */
+  public static void setStage(Job job, boolean stage) {
+    job.getConfiguration().setBoolean(STAGE, stage);
+  }
+
+  /**
+   * Whether the job stages its snapshot instead of publishing it ({@link #STAGE}).
+   *
+   * @throws IllegalArgumentException naming the setting and its value when it is neither true nor false
+   */
+  public static boolean stage(Configuration conf) {
+    String value = conf.getTrimmed(STAGE);
+    if (value == null || value.isEmpty()) {
+      return false;
+    }
+    checkArgument(value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false"),
+        "%s must be true or false, got '%s'", STAGE, value);
+    return Boolean.parseBoolean(value);
+  }
+
   public static void setWriteBufferBytes(Job job, long bytes) {
     checkArgument(bytes >= 1024, "write buffer must be >= 1024 bytes, got %s", bytes);
     job.getConfiguration().setLong(WRITE_BUFFER_BYTES, bytes);
@@ -113,6 +147,18 @@ public class SnapshotOutputFormat<K> extends OutputFormat<K, SnapshotRowWritable
     return Optional.ofNullable(conf.getTrimmed(ALREADY_PUBLISHED)).map(SnapshotId::parse);
   }
 
+  /**
+   * The snapshot the job writes, known from its submission on: the one it began, or the one its
+   * run id had written before (then the job writes nothing). After a staging job ({@link #setStage})
+   * succeeded it is STAGED: audit it by reading it by id, then publish or discard it. After a
+   * publishing job it is current; after a failed job it is ABORTED.
+   * ({@code SnapshotDataset.snapshot(id).state()} tells which.)
+   */
+  public static Optional<SnapshotId> outputSnapshot(Configuration conf) {
+    Optional<SnapshotId> begun = handle(conf).map(SnapshotHandle::snapshotId);
+    return begun.isPresent() ? begun : alreadyPublished(conf);
+  }
+
   static long writeBufferBytes(Configuration conf) {
     return conf.getLong(WRITE_BUFFER_BYTES, DEFAULT_WRITE_BUFFER);
   }
@@ -128,6 +174,7 @@ public class SnapshotOutputFormat<K> extends OutputFormat<K, SnapshotRowWritable
   public void checkOutputSpecs(JobContext context) throws IOException {
     Configuration conf = context.getConfiguration();
     DatasetId id = dataset(conf);
+    boolean stage = stage(conf); // a bad value fails the submission, not the job's commit
     if (conf.get(HANDLE) != null || conf.get(ALREADY_PUBLISHED) != null) {
       return; // begun by an earlier call on this configuration
     }
@@ -144,8 +191,8 @@ public class SnapshotOutputFormat<K> extends OutputFormat<K, SnapshotRowWritable
       // closing aborts only if we fail before detaching
       try (SnapshotWriter writer = snapshot.begin()) {
         if (writer.alreadyPublished().isPresent()) {
-          LOG.info("run '{}' published snapshot {} of {} before: this job publishes nothing", runId,
-              writer.snapshotId(), id);
+          LOG.info("run '{}' wrote snapshot {} of {} before (it is {}): this job {} nothing", runId,
+              writer.snapshotId(), id, writer.alreadyPublished().get().state(), stage ? "stages" : "publishes");
           conf.set(ALREADY_PUBLISHED, writer.snapshotId().toString());
           return;
         }
