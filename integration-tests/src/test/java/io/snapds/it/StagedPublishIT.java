@@ -158,6 +158,9 @@ class StagedPublishIT {
     assertThrows(SnapshotNotAvailableException.class, () -> ds.readSnapshot(staged.id()));
     assertThrows(SnapshotNotAvailableException.class, () -> ds.publish(staged.id()));
     assertThrows(IllegalArgumentException.class, () -> ds.discard(v1.id()), "only a stage can be discarded");
+    SnapshotNotAvailableException notStaged = assertThrows(SnapshotNotAvailableException.class,
+        () -> ds.publish(v1.id()), "a snapshot committed directly was never staged: publish would not make it current");
+    assertTrue(notStaged.getMessage().contains("roll back"), notStaged.getMessage());
     assertEquals("v1", label(ds));
     ds.cleanup();
     assertEquals(0, cluster.rawRows(ds.id(), ds.snapshot(staged.id()).keys()), "cleanup deleted its rows");

@@ -18,6 +18,12 @@ record StagedPublication(DatasetId dataset, SnapshotId id, boolean replace, Rete
 
   Publication.Published apply(MetadataView view) {
     SnapshotInfo s = view.snapshot(id).orElseThrow(() -> new SnapshotNotAvailableException(dataset, id, null));
+    if (s.committedAt().isPresent() && s.stagedAt().isEmpty()) {
+      // publishing it "again" would look like making it current, which it does not do
+      throw new SnapshotNotAvailableException(dataset, id, s.state(), "snapshot " + id + " of dataset " + dataset
+          + " was never staged (it was committed directly): there is nothing to publish; to make it current again,"
+          + " roll back to it");
+    }
     if (s.committedAt().isPresent()) {
       if (group != null && !s.group().equals(Optional.of(group.id()))) {
         // a group's member must become current with the others, not have been published apart
