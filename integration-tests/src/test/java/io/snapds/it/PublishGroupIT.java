@@ -280,6 +280,41 @@ class PublishGroupIT {
     assertEquals("2", generation(a));
   }
 
+  /**
+   * A process killed mid-commit: every member's writes are in HBase, the transaction's commit
+   * never reached Tephra. No reader, in a transaction over both datasets or alone, ever sees a
+   * member new, before or after Tephra's timeout ends the transaction.
+   */
+  @Test
+  void aCrashAfterTheMembersWritesAndBeforeTheCommitLeavesNoneCurrent() throws Exception {
+    SnapshotDataset a = create("grpCrashA");
+    SnapshotDataset b = create("grpCrashB");
+    write(a, 1, 3).commit();
+    write(b, 1, 3).commit();
+    HookedTxClient hooked = new HookedTxClient(cluster);
+    SnapshotDatasets dying = SnapshotDatasets.using(cluster.connection(), hooked);
+    SnapshotDataset da = dying.open(a.id());
+    SnapshotDataset db = dying.open(b.id());
+    SnapshotWriter wa = write(da, 2, 3);
+    SnapshotWriter wb = write(db, 2, 3);
+    hooked.beforeNextCommit(() -> {
+      throw new IllegalStateException("the process was killed");
+    });
+    assertThrows(io.snapds.dataset.CommitStateUnknownException.class,
+        () -> dying.publishTogether().writer(wa).writer(wb).publish());
+    for (int round = 0; round < 2; round++) {
+      TransactionContext ctx = new TransactionContext(cluster.txClient(), a, b);
+      ctx.start();
+      assertEquals("1", generations(a.scan(RowScan.all()), new int[1]).first(), "round " + round);
+      assertEquals("1", generations(b.scan(RowScan.all()), new int[1]).first(), "round " + round);
+      ctx.finish();
+      assertEquals("1", generation(a));
+      assertEquals("1", generation(b));
+      cluster.endLeftoverTransactions(); // Tephra's timeout: the killed commit's transaction ends invalid
+    }
+    assertEquals(SnapshotState.BUILDING, a.snapshot(wa.snapshotId()).state(), "its record was never committed");
+  }
+
   @Test
   void aGroupRollsBackTogether() {
     SnapshotDataset a = create("grpRbA");
