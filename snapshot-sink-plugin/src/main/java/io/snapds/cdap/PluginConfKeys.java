@@ -38,4 +38,13 @@ final class PluginConfKeys {
   static String sourceSchemaArgument(String stageName) {
     return "snapds.source." + stageName + ".schema";
   }
+
+  /**
+   * Runtime argument a sink that stages sets in prepareRun: the run id under which it stages a
+   * snapshot of {@code dataset} in this pipeline run. CDAP carries arguments set in prepareRun to
+   * the post-run actions (through the workflow token), where {@link SnapshotPublishAction} reads it.
+   */
+  static String stagedRunArgument(io.snapds.dataset.DatasetId dataset) {
+    return "snapds.staged." + dataset + ".run.id";
+  }
 }

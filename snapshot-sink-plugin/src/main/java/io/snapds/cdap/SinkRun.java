@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The sink's side of one pipeline run in the driver: begins the run's snapshot (creating the
- * dataset if missing) in {@code prepareRun}, and publishes or aborts it in {@code onRunFinish}.
+ * dataset if missing) in {@code prepareRun}, and publishes (or, with {@code publishMode} =
+ * {@code stage}, stages) or aborts it in {@code onRunFinish}.
  * The begun snapshot travels to the tasks and to {@code onRunFinish} as its handle in the run's
  * arguments ({@link PluginConfKeys#handleArgument}).
  */
@@ -31,12 +32,15 @@ final class SinkRun implements AutoCloseable {
   private final SnapshotDataset dataset;
   private final SnapshotWriter writer;
   private final String runId;
+  private final boolean stages;
 
-  private SinkRun(JobDatasets connection, SnapshotDataset dataset, SnapshotWriter writer, String runId) {
+  private SinkRun(JobDatasets connection, SnapshotDataset dataset, SnapshotWriter writer, String runId,
+      boolean stages) {
     this.connection = connection;
     this.dataset = dataset;
     this.writer = writer;
     this.runId = runId;
+    this.stages = stages;
   }
 
   /**
@@ -67,6 +71,9 @@ final class SinkRun implements AutoCloseable {
       }
       String runId = config.runId(context.getNamespace(), context.getPipelineName(), context.getStageName(),
           context.getLogicalStartTime());
+      if (config.stages()) {
+        recordStagedRun(context, dataset.id(), runId);
+      }
       NewSnapshot snapshot = dataset.newSnapshot().runId(runId)
           .owner("cdap:" + context.getNamespace() + ":" + context.getPipelineName() + ":" + context.getStageName());
       config.sourceKey().ifPresent(snapshot::sourceKey);
@@ -75,8 +82,9 @@ final class SinkRun implements AutoCloseable {
         String stage = context.getStageName();
         Optional<SnapshotInfo> published = writer.alreadyPublished();
         if (published.isPresent()) {
-          LOG.info("Run '{}' of stage {} was published before as snapshot {} of {}: this run writes nothing",
-              runId, stage, published.get().id(), dataset.id());
+          LOG.info("Run '{}' of stage {} was {} before as snapshot {} of {}: this run writes nothing",
+              runId, stage, published.get().state() == io.snapds.dataset.SnapshotState.STAGED ? "staged" : "published",
+              published.get().id(), dataset.id());
           context.getArguments().set(PluginConfKeys.publishedArgument(stage), published.get().id().toString());
         } else {
           SnapshotHandle handle = writer.handle().orElseThrow();
@@ -91,7 +99,7 @@ final class SinkRun implements AutoCloseable {
               typed ? " in its schema" : " as byte cells");
           context.getArguments().set(PluginConfKeys.handleArgument(stage), handle.encode());
         }
-        return new SinkRun(connection, dataset, writer, runId);
+        return new SinkRun(connection, dataset, writer, runId, config.stages());
       } catch (RuntimeException e) {
         writer.close(); // aborts the snapshot just begun and releases the lock
         throw e;
@@ -117,7 +125,8 @@ final class SinkRun implements AutoCloseable {
     try {
       SnapshotDataset dataset = connection.datasets().open(config.datasetId());
       SnapshotWriter writer = dataset.resume(decoded);
-      return Optional.of(new SinkRun(connection, dataset, writer, "resumed " + decoded.snapshotId()));
+      return Optional.of(new SinkRun(connection, dataset, writer, "resumed " + decoded.snapshotId(),
+          config.stages()));
     } catch (SnapshotNotAvailableException e) {
       // prepareRun failed after beginning and aborted it, or it was finished already
       LOG.info("Snapshot {} is no longer being built ({}): nothing to finish", decoded.snapshotId(), e.getMessage());
@@ -127,6 +136,25 @@ final class SinkRun implements AutoCloseable {
       ConnectionSettings.close(connection);
       throw e;
     }
+  }
+
+  /**
+   * Tells the run's post-run actions ({@link SnapshotPublishAction}) under which run id this stage
+   * stages {@code dataset}. A publish group holds one snapshot per dataset, so a second sink
+   * staging the same dataset in the same run (under another run id) is refused before it begins.
+   */
+  private static void recordStagedRun(BatchSinkContext context, DatasetId dataset, String runId) {
+    String key = PluginConfKeys.stagedRunArgument(dataset);
+    String other = context.getArguments().get(key);
+    if (other != null && !other.equals(runId)) {
+      FailureCollector collector = context.getFailureCollector();
+      collector.addFailure("Stage " + context.getStageName() + " would stage dataset " + dataset + " under run id '"
+          + runId + "', but another sink of this run stages it under run id '" + other + "'.",
+          "Let one sink per dataset stage in a pipeline, or write the other with publishMode 'publish'.")
+          .withConfigProperty(SnapshotSinkConfig.PUBLISH_MODE);
+      collector.getOrThrowException();
+    }
+    context.getArguments().set(key, runId);
   }
 
   private static SnapshotDataset openOrCreate(SnapshotDatasets datasets, SnapshotSinkConfig config) {
@@ -157,9 +185,9 @@ final class SinkRun implements AutoCloseable {
   }
 
   /**
-   * Publishes the snapshot when the run succeeded, aborts it otherwise (the current snapshot
-   * stays as it was; the run's rows are left to cleanup). Returns the snapshot published, the one
-   * published before for this run id, or empty after an abort.
+   * Publishes (or stages) the snapshot when the run succeeded, aborts it otherwise (the current
+   * snapshot stays as it was; the run's rows are left to cleanup). Returns the snapshot published
+   * or staged, the one published or staged before for this run id, or empty after an abort.
    */
   Optional<SnapshotInfo> finish(boolean succeeded) {
     if (writer.alreadyPublished().isPresent()) {
@@ -167,8 +195,10 @@ final class SinkRun implements AutoCloseable {
     }
     if (succeeded) {
       // the tasks wrote through their own row writers: the record counts what is stored
-      SnapshotInfo info = writer.countStoredRows().commit();
-      LOG.info("Published snapshot {} of {} for run '{}'", info.id(), dataset.id(), runId);
+      SnapshotWriter counted = writer.countStoredRows();
+      SnapshotInfo info = stages ? counted.stage() : counted.commit();
+      LOG.info("{} snapshot {} of {} for run '{}'", stages ? "Staged (not current until published)" : "Published",
+          info.id(), dataset.id(), runId);
       return Optional.of(info);
     }
     writer.abort();

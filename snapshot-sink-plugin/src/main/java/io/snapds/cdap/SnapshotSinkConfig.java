@@ -31,6 +31,12 @@ public class SnapshotSinkConfig extends SnapshotDatasetConfig {
   public static final String SOURCE_KEY = "sourceKey";
   public static final String RUN_ID = "runId";
   public static final String SCHEMA_MODE = "schemaMode";
+  public static final String PUBLISH_MODE = "publishMode";
+  /** {@link #PUBLISH_MODE}: the run's snapshot becomes current when the run succeeds (the default). */
+  public static final String PUBLISH = "publish";
+  /** {@link #PUBLISH_MODE}: the run's snapshot is staged, for {@link SnapshotPublishAction} (or a person) to publish. */
+  public static final String STAGE = "stage";
+  static final List<String> PUBLISH_MODES = List.of(PUBLISH, STAGE);
 
   static final int MAX_ID_LENGTH = 1024;
 
@@ -50,6 +56,14 @@ public class SnapshotSinkConfig extends SnapshotDatasetConfig {
   @Macro
   @Nullable
   String schemaMode;
+
+  @Name(PUBLISH_MODE)
+  @Description("What a successful run does with its snapshot. 'publish' (default): makes it current. 'stage': "
+      + "stages it (complete, readable by id, never current) under the run id, so that checks can run first; the "
+      + "SnapshotPublish post-run action, or 'snapds publish', makes it current. A retried run stages once.")
+  @Macro
+  @Nullable
+  String publishMode;
 
   @Name(RETAIN_LAST)
   @Description("How many committed snapshots stay readable (at least 1). Defaults to 3. Applied when the sink "
@@ -117,6 +131,16 @@ public class SnapshotSinkConfig extends SnapshotDatasetConfig {
     return isEmpty(schemaMode) ? SinkSchema.AUTO : schemaMode.trim().toLowerCase(java.util.Locale.ROOT);
   }
 
+  /** {@link #PUBLISH} or {@link #STAGE}, lower-cased; anything else is refused by {@link #validate}. */
+  public String publishMode() {
+    return isEmpty(publishMode) ? PUBLISH : publishMode.trim().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** Whether a successful run stages its snapshot instead of publishing it. */
+  public boolean stages() {
+    return STAGE.equals(publishMode());
+  }
+
   public int retainLast() {
     return retainLast == null ? RetentionPolicy.DEFAULT.retainLast() : retainLast;
   }
@@ -179,6 +203,10 @@ public class SnapshotSinkConfig extends SnapshotDatasetConfig {
     if (!containsMacro(SCHEMA_MODE) && !SinkSchema.MODES.contains(schemaMode())) {
       collector.addFailure("Invalid schema mode '" + schemaMode + "'.", "Use one of " + SinkSchema.MODES + ".")
           .withConfigProperty(SCHEMA_MODE);
+    }
+    if (!containsMacro(PUBLISH_MODE) && !PUBLISH_MODES.contains(publishMode())) {
+      collector.addFailure("Invalid publish mode '" + publishMode + "'.", "Use one of " + PUBLISH_MODES + ".")
+          .withConfigProperty(PUBLISH_MODE);
     }
     validateKeyFields(collector, inputSchema, keysFromDataset);
     if (inputSchema != null) {

@@ -13,6 +13,7 @@ import io.cdap.cdap.api.annotation.Name;
 import io.cdap.cdap.api.annotation.Plugin;
 import io.cdap.cdap.etl.api.batch.BatchSink;
 import io.cdap.cdap.etl.api.batch.BatchSource;
+import io.cdap.cdap.etl.api.batch.PostAction;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -95,6 +96,10 @@ class PluginJarIT {
       assertTrue(BatchSource.class.isAssignableFrom(source));
       assertEquals(BatchSource.PLUGIN_TYPE, source.getAnnotation(Plugin.class).type());
       assertEquals("SnapshotDataset", source.getAnnotation(Name.class).value());
+      Class<?> action = loader.loadClass(SnapshotPublishAction.class.getName());
+      assertTrue(PostAction.class.isAssignableFrom(action));
+      assertEquals(PostAction.PLUGIN_TYPE, action.getAnnotation(Plugin.class).type());
+      assertEquals("SnapshotPublish", action.getAnnotation(Name.class).value());
     }
   }
 
@@ -124,7 +129,8 @@ class PluginJarIT {
     assertEquals(List.of("system:cdap-data-pipeline[6.0.0,7.0.0)", "system:cdap-data-streams[6.0.0,7.0.0)"), parents);
     JsonObject properties = pluginJson.getAsJsonObject("properties");
     assertEquals(Set.of("widgets.SnapshotDataset-batchsink", "widgets.SnapshotDataset-batchsource",
-        "doc.SnapshotDataset-batchsink", "doc.SnapshotDataset-batchsource"),
+        "doc.SnapshotDataset-batchsink", "doc.SnapshotDataset-batchsource", "widgets.SnapshotPublish-postaction",
+        "doc.SnapshotPublish-postaction"),
         properties.entrySet().stream().map(Map.Entry::getKey).collect(Collectors.toSet()));
     assertTrue(properties.get("doc.SnapshotDataset-batchsink").getAsString().startsWith("# Snapshot Dataset Batch Sink"));
   }
@@ -133,6 +139,12 @@ class PluginJarIT {
   void sinkWidgetPropertiesAreExactlyTheSinkConfigFields() {
     assertEquals(PluginConfigs.propertyFields(SnapshotSinkConfig.class).keySet(),
         widgetProperties("widgets.SnapshotDataset-batchsink"));
+  }
+
+  @Test
+  void publishActionWidgetPropertiesAreExactlyItsConfigFields() {
+    assertEquals(PluginConfigs.propertyFields(SnapshotPublishConfig.class).keySet(),
+        widgetProperties("widgets.SnapshotPublish-postaction"));
   }
 
   @Test
@@ -171,7 +183,8 @@ class PluginJarIT {
   @Test
   void pluginDocsInTheJsonSayWhichJavaTheRuntimeNeeds() {
     JsonObject properties = pluginJson.getAsJsonObject("properties");
-    for (String doc : List.of("doc.SnapshotDataset-batchsink", "doc.SnapshotDataset-batchsource")) {
+    for (String doc : List.of("doc.SnapshotDataset-batchsink", "doc.SnapshotDataset-batchsource",
+        "doc.SnapshotPublish-postaction")) {
       assertTrue(properties.get(doc).getAsString().contains("Java 17"), doc + " states that the plugin needs Java 17");
     }
   }

@@ -158,6 +158,17 @@ class SnapshotSinkConfigTest {
   }
 
   @Test
+  void anUnknownPublishModeIsReportedNamingTheValueAndStageIsAccepted() {
+    ValidationFailure f = single(configureWith("publishMode", "later"));
+    assertEquals("Invalid publish mode 'later'.", f.getMessage());
+    assertEquals(Set.of("publishMode"), properties(f));
+    assertEquals(List.of(), configureWith("publishMode", "stage"));
+    assertEquals(List.of(), configureWith("publishMode", " Stage "));
+    assertTrue(PluginConfigs.create(SnapshotSinkConfig.class, Map.of("publishMode", "STAGE")).stages());
+    assertEquals("publish", PluginConfigs.create(SnapshotSinkConfig.class, Map.of()).publishMode());
+  }
+
+  @Test
   void aRowKeyFieldMissingFromTheInputSchemaIsNamed() {
     ValidationFailure f = single(configureWith("rowKeyFields", "id,sku"));
     assertEquals("Row key field 'sku' is not in the input schema.", f.getMessage());
