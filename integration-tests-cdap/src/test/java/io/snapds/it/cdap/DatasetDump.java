@@ -10,7 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
-/** What the snapds side JVM read of one dataset: its snapshots and the rows of the committed ones. */
+/** What the snapds side JVM read of one dataset: its snapshots and the rows of the committed and staged ones. */
 final class DatasetDump {
   private final JsonObject json;
 
@@ -46,11 +46,11 @@ final class DatasetDump {
     return out;
   }
 
-  /** The rows of a committed snapshot, each as {column: text of its cell}. */
+  /** The rows of a committed or staged snapshot (read by its id), each as {column: text of its cell}. */
   Set<Map<String, String>> rows(String snapshotId) {
     JsonElement rows = json.getAsJsonObject("rows").get(snapshotId);
     if (rows == null) {
-      throw new AssertionError("no rows read for snapshot " + snapshotId + " (not committed?): " + json);
+      throw new AssertionError("no rows read for snapshot " + snapshotId + " (not committed or staged?): " + json);
     }
     Set<Map<String, String>> out = new HashSet<>();
     for (JsonElement row : rows.getAsJsonArray()) {

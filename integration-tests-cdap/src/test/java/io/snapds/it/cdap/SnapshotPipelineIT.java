@@ -21,6 +21,7 @@ import io.cdap.cdap.etl.api.Engine;
 import io.cdap.cdap.etl.api.Transform;
 import io.cdap.cdap.etl.api.batch.BatchSink;
 import io.cdap.cdap.etl.api.batch.BatchSource;
+import io.cdap.cdap.etl.api.batch.PostAction;
 import io.cdap.cdap.etl.mock.batch.MockSink;
 import io.cdap.cdap.etl.mock.batch.MockSource;
 import io.cdap.cdap.etl.mock.test.HydratorTestBase;
@@ -185,6 +186,16 @@ public class SnapshotPipelineIT extends HydratorTestBase {
   @Test
   public void sparkTwoSinksOfOnePipelineOnOneDatasetEachPublishOnce() throws Exception {
     twoSinksOfOnePipelineOnOneDatasetEachPublishOnce(Engine.SPARK);
+  }
+
+  @Test
+  public void mapReduceStagedSinksArePublishedTogetherByThePostRunActionOnce() throws Exception {
+    stagedSinksArePublishedTogetherByThePostRunActionOnce(Engine.MAPREDUCE);
+  }
+
+  @Test
+  public void sparkStagedSinksArePublishedTogetherByThePostRunActionOnce() throws Exception {
+    stagedSinksArePublishedTogetherByThePostRunActionOnce(Engine.SPARK);
   }
 
   @Test
@@ -470,6 +481,132 @@ public class SnapshotPipelineIT extends HydratorTestBase {
     DatasetDump retried = snapds.dump("default", dataset);
     assertEquals("a re-run of the pipeline publishes neither sink again: " + retried, 2, retried.snapshots().size());
     assertEquals(after.current(), retried.current());
+  }
+
+  /**
+   * Write, audit, publish across two datasets: sinks with publishMode 'stage' leave both datasets'
+   * current snapshots where they were (the staged rows readable by id only); the SnapshotPublish
+   * post-run action makes both current together; a re-run of the same logical run changes nothing;
+   * without the action the stages stay staged; an action that finds no stage for one of its
+   * datasets publishes none of them.
+   */
+  private void stagedSinksArePublishedTogetherByThePostRunActionOnce(Engine engine) throws Exception {
+    String e = tag(engine);
+    String orders = "wap_orders_" + e;
+    String lines = "wap_lines_" + e;
+
+    // the current snapshots: published by a plain run
+    ApplicationManager base = deploy("wap-base-" + e, twoDatasets("in_wap_old_" + e, orders, lines, "publish",
+        null, engine));
+    List<StructuredRecord> old = records("old" + e, 3);
+    MockSource.writeInput(getDataset("in_wap_old_" + e), old);
+    base.getWorkflowManager(SmartWorkflow.NAME).startAndWaitForGoodRun(args(T1), ProgramRunStatus.COMPLETED, 3,
+        TimeUnit.MINUTES);
+    String oldOrders = snapds.dump("default", orders).current().orElseThrow();
+    String oldLines = snapds.dump("default", lines).current().orElseThrow();
+
+    // staged, with no action: nothing becomes current, the stages are readable by id
+    String noAction = "wap-noaction-" + e;
+    ApplicationManager staging = deploy(noAction, twoDatasets("in_wap_unpub_" + e, orders, lines, "stage", null,
+        engine));
+    List<StructuredRecord> unpublished = records("unpub" + e, 2);
+    MockSource.writeInput(getDataset("in_wap_unpub_" + e), unpublished);
+    staging.getWorkflowManager(SmartWorkflow.NAME).startAndWaitForGoodRun(args(T2), ProgramRunStatus.COMPLETED, 3,
+        TimeUnit.MINUTES);
+    for (String[] d : new String[][] {{orders, oldOrders, "orders"}, {lines, oldLines, "lines"}}) {
+      DatasetDump dump = snapds.dump("default", d[0]);
+      assertEquals("a staged run moves no current snapshot: " + dump, d[1], dump.current().orElseThrow());
+      assertEquals(cells(old), dump.rows(d[1]));
+      Map<String, String> stage = single(dump.snapshotsIn("STAGED"), dump);
+      assertEquals("default." + noAction + "." + d[2] + "." + T2, stage.get("runId"));
+      assertEquals("2", stage.get("rowCount"));
+      assertEquals("the stage reads by id as the run's rows", cells(unpublished), dump.rows(stage.get("id")));
+    }
+
+    // staged, then published together by the post-run action
+    String app = "wap-" + e;
+    WorkflowManager workflow = deploy(app, twoDatasets("in_wap_" + e, orders, lines, "stage",
+        publishAction("default:" + orders + "," + lines), engine)).getWorkflowManager(SmartWorkflow.NAME);
+    List<StructuredRecord> input = records("new" + e, 4);
+    MockSource.writeInput(getDataset("in_wap_" + e), input);
+    workflow.startAndWaitForGoodRun(args(T2), ProgramRunStatus.COMPLETED, 3, TimeUnit.MINUTES);
+    Map<String, String> published = new TreeMap<>();
+    for (String[] d : new String[][] {{orders, "orders"}, {lines, "lines"}}) {
+      DatasetDump dump = snapds.dump("default", d[0]);
+      Map<String, String> run = single(dump.snapshots().stream()
+          .filter(s -> ("default." + app + "." + d[1] + "." + T2).equals(s.get("runId"))).toList(), dump);
+      assertEquals(dump.toString(), "COMMITTED", run.get("state"));
+      assertEquals("the action made the run's stage current: " + dump, run.get("id"), dump.current().orElseThrow());
+      assertEquals(cells(input), dump.rows(dump.current().orElseThrow()));
+      assertEquals("the other pipeline's stage stays staged: " + dump, 1, dump.snapshotsIn("STAGED").size());
+      published.put(d[0], run.get("id"));
+    }
+
+    // the same logical run again: the sinks stage nothing, the action publishes nothing new
+    workflow.startAndWaitForGoodRun(args(T2), ProgramRunStatus.COMPLETED, 3, TimeUnit.MINUTES);
+    for (String d : List.of(orders, lines)) {
+      DatasetDump dump = snapds.dump("default", d);
+      assertEquals(dump.toString(), published.get(d), dump.current().orElseThrow());
+      assertEquals("old, unpublished stage, published stage: " + dump, 3, dump.snapshots().size());
+      assertEquals(cells(input), dump.rows(published.get(d)));
+    }
+
+    // the action lists a dataset this run did not stage: it publishes neither (CDAP logs its failure only)
+    String halfApp = "wap-half-" + e;
+    ETLBatchConfig halfConfig = ETLBatchConfig.builder()
+        .addStage(new ETLStage("source", MockSource.getPlugin("in_wap_half_" + e, SCHEMA)))
+        .addStage(new ETLStage("orders", snapshotSink(staging(orders))))
+        .addConnection("source", "orders")
+        .addPostAction(publishAction(orders + "," + lines))
+        .setEngine(engine)
+        .build();
+    ApplicationManager halfManager = deploy(halfApp, halfConfig);
+    List<StructuredRecord> half = records("half" + e, 1);
+    MockSource.writeInput(getDataset("in_wap_half_" + e), half);
+    halfManager.getWorkflowManager(SmartWorkflow.NAME).startAndWaitForGoodRun(args(T2), ProgramRunStatus.COMPLETED, 3, TimeUnit.MINUTES);
+    DatasetDump halfOrders = snapds.dump("default", orders);
+    assertEquals("nothing published: " + halfOrders, published.get(orders), halfOrders.current().orElseThrow());
+    Map<String, String> halfStage = single(halfOrders.snapshots().stream()
+        .filter(s -> ("default." + halfApp + ".orders." + T2).equals(s.get("runId"))).toList(), halfOrders);
+    assertEquals(halfOrders.toString(), "STAGED", halfStage.get("state"));
+    assertEquals(cells(half), halfOrders.rows(halfStage.get("id")));
+    assertEquals(published.get(lines), snapds.dump("default", lines).current().orElseThrow());
+  }
+
+  private static ETLBatchConfig twoDatasets(String input, String orders, String lines, String publishMode,
+      ETLStage action, Engine engine) {
+    Map<String, String> o = sinkProperties(orders);
+    Map<String, String> l = sinkProperties(lines);
+    o.put("publishMode", publishMode);
+    l.put("publishMode", publishMode);
+    ETLBatchConfig.Builder builder = ETLBatchConfig.builder()
+        .addStage(new ETLStage("source", MockSource.getPlugin(input, SCHEMA)))
+        .addStage(new ETLStage("orders", snapshotSink(o)))
+        .addStage(new ETLStage("lines", snapshotSink(l)))
+        .addConnection("source", "orders")
+        .addConnection("source", "lines")
+        .setEngine(engine);
+    if (action != null) {
+      builder.addPostAction(action);
+    }
+    return builder.build();
+  }
+
+  private static Map<String, String> staging(String dataset) {
+    Map<String, String> p = sinkProperties(dataset);
+    p.put("publishMode", "stage");
+    return p;
+  }
+
+  private static ETLStage publishAction(String datasets) {
+    Map<String, String> p = connection();
+    p.put("datasets", datasets);
+    return new ETLStage("publish", new ETLPlugin("SnapshotPublish", PostAction.PLUGIN_TYPE, p, pluginArtifact()));
+  }
+
+  private static Map<String, String> single(List<Map<String, String>> snapshots, DatasetDump dump) {
+    assertEquals("one snapshot expected: " + dump, 1, snapshots.size());
+    return snapshots.get(0);
   }
 
   private void sourceReadsItsPinnedSnapshotWhileAnotherPipelinePublishes(Engine engine) throws Exception {

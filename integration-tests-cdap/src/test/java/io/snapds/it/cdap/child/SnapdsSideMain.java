@@ -42,7 +42,7 @@ import org.apache.tephra.shaded.org.apache.twill.zookeeper.ZKClientService;
  * on stdout:
  * <ul>
  *   <li>{@code dump <namespace> <name>}: the current snapshot, every snapshot's state, run id and
- *       source key, and the rows of every committed snapshot still readable;</li>
+ *       source key, and the rows of every committed or staged snapshot still readable;</li>
  *   <li>{@code cleanup <namespace> <name>}: runs the dataset's cleanup;</li>
  *   <li>{@code typed <namespace> <name>}: every committed snapshot's schema and rows, each row
  *       decoded with the schema that snapshot was written with, its values as text.</li>
@@ -115,7 +115,7 @@ public final class SnapdsSideMain {
       info.put("sourceKey", s.sourceKey().orElse(null));
       info.put("rowCount", s.rowCount());
       snapshots.add(info);
-      if (s.state() == SnapshotState.COMMITTED) {
+      if (s.state() == SnapshotState.COMMITTED || s.state() == SnapshotState.STAGED) {
         rows.put(s.id().toString(), rows(dataset, s));
       }
     }
