@@ -403,11 +403,12 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
 
   /**
    * Publishes a snapshot staged by {@link SnapshotWriter#stage()}: one short transaction makes it
-   * current, if the snapshot current now is still the one it was staged on. Publishing a snapshot
+   * current, if the snapshot current now is still the one it was staged on. Publishing a stage
    * published already returns it unchanged, so a retried publish publishes once.
    *
    * @throws StagedBaseMovedException if another snapshot was made current since the stage (nothing changes)
-   * @throws SnapshotNotAvailableException if it was never staged, or was discarded
+   * @throws SnapshotNotAvailableException if it was never staged (committed directly, or still
+   *     building), or was discarded
    */
   public SnapshotInfo publish(SnapshotId staged) {
     return publish(staged, PublishMode.BASE_UNCHANGED);

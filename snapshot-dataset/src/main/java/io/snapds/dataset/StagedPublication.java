@@ -6,8 +6,8 @@ import java.util.Optional;
 
 /**
  * The rule that publishes a STAGED snapshot, as one metadata change: the snapshot must be staged
- * (one published already, from its stage or directly, is returned as it is: a retried publish
- * publishes once); unless {@code replace}, the snapshot current now must be the one it was staged
+ * (a stage published already is returned as it is: a retried publish publishes once; one
+ * committed directly is refused); unless {@code replace}, the snapshot current now must be the one it was staged
  * on, its parent; then it is recorded COMMITTED, made current, indexed by its source key, and
  * retention applies, never to it. Its parent is then the snapshot it replaced as current (the one
  * it was staged on, unless it replaced another).

@@ -163,76 +163,9 @@ public final class HBaseMetadataStore implements MetadataStore {
     return update(operation, op, deferrableRetry);
   }
 
+  @SuppressWarnings("unchecked")
   private <T> T update(String operation, Operation<T> op, RetryPolicy<Object> budget) {
-    try {
-      return withRetries(operation, op, budget);
-    } finally {
-      // whatever the outcome, reads of this process that share a transaction must not miss it
-      ReadTransactions.committed();
-    }
-  }
-
-  private <T> T withRetries(String operation, Operation<T> op, RetryPolicy<Object> budget) {
-    try {
-      return Failsafe.with(budget).get(() -> attempt(operation, op));
-    } catch (AccessDeniedException e) {
-      // every metadata change needs the writer role, whichever of its reads or writes was refused first
-      throw e.within(operation, DatasetRole.WRITER);
-    } catch (FailsafeException e) {
-      if (e.getCause() instanceof TransactionConflictException) {
-        throw new CommitConflictException(dataset, operation, e.getCause());
-      }
-      if (e.getCause() instanceof TransactionNotInProgressException) {
-        throw new StorageException(operation + " on " + dataset + " timed out on every attempt and did not commit",
-            e.getCause());
-      }
-      throw StorageErrors.translate(dataset, operation, e.getCause());
-    }
-  }
-
-  private <T> T attempt(String operation, Operation<T> op)
-      throws TransactionConflictException, TransactionNotInProgressException {
-    Transaction tx = txClient.startShort();
-    TxMetaTable table = new TxMetaTable(connection, metaTable, bytesRead, readCalls, deletesSent, true);
-    table.startTx(tx);
-    boolean done = false;
-    try {
-      LayoutView view = new LayoutView(dataset, table, clock);
-      T result = op.apply(view);
-      if (!view.changed()) {
-        txClient.abort(tx);
-        done = true;
-        return result;
-      }
-      view.flush();
-      Collection<byte[]> changes = table.getTxChanges();
-      txClient.canCommitOrThrow(tx, changes);
-      table.commitTx();
-      commitOrUnknown(operation, tx);
-      table.postTxCommit();
-      done = true;
-      return result;
-    } catch (TransactionConflictException e) {
-      LOG.debug("{} on {} conflicted, retrying from a fresh base", operation, dataset);
-      throw e;
-    } catch (TransactionNotInProgressException e) {
-      LOG.info("{} on {} timed out before it committed (nothing committed), retrying: {}", operation, dataset,
-          e.getMessage());
-      throw e;
-    } catch (TransactionFailureException e) {
-      throw new StorageException(operation + " on " + dataset, e);
-    } catch (CommitStateUnknownException e) {
-      done = true; // never roll back a commit whose outcome is unknown
-      throw e;
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw StorageErrors.translate(dataset, operation, e);
-    } finally {
-      if (!done) {
-        rollback(table, tx);
-      }
-    }
+    return (T) updateTogether(operation, List.of(new Member<>(this, op)), budget).get(0);
   }
 
   /** One operation on one dataset's metadata, as a member of {@link #updateTogether}. */
@@ -249,19 +182,28 @@ public final class HBaseMetadataStore implements MetadataStore {
    */
   public static List<Object> updateTogether(String operation, List<Member<?>> members, int retries) {
     checkArgument(!members.isEmpty(), "no member to update");
-    HBaseMetadataStore first = members.get(0).store();
-    RetryPolicy<Object> budget = retryPolicy(retries, CommitBudget.MAX_BACKOFF);
+    return updateTogether(operation, members, retryPolicy(retries, CommitBudget.MAX_BACKOFF));
+  }
+
+  /** The one commit path: a single dataset's update is a transaction of one member. */
+  private static List<Object> updateTogether(String operation, List<Member<?>> members, RetryPolicy<Object> budget) {
+    DatasetId first = members.get(0).store().dataset;
+    String what = members.size() == 1 ? operation + " on " + first : operation;
     try {
       return Failsafe.with(budget).get(() -> attemptTogether(operation, members));
+    } catch (AccessDeniedException e) {
+      // every metadata change needs the writer role, whichever of its reads or writes was refused first
+      throw e.within(operation, DatasetRole.WRITER);
     } catch (FailsafeException e) {
       if (e.getCause() instanceof TransactionConflictException) {
-        throw new CommitConflictException(first.dataset, operation, e.getCause());
+        throw new CommitConflictException(first, operation, e.getCause());
       }
       if (e.getCause() instanceof TransactionNotInProgressException) {
-        throw new StorageException(operation + " timed out on every attempt and did not commit", e.getCause());
+        throw new StorageException(what + " timed out on every attempt and did not commit", e.getCause());
       }
-      throw StorageErrors.translate(first.dataset, operation, e.getCause());
+      throw StorageErrors.translate(first, operation, e.getCause());
     } finally {
+      // whatever the outcome, reads of this process that share a transaction must not miss it
       ReadTransactions.committed();
     }
   }
@@ -269,6 +211,7 @@ public final class HBaseMetadataStore implements MetadataStore {
   private static List<Object> attemptTogether(String operation, List<Member<?>> members)
       throws TransactionConflictException, TransactionNotInProgressException {
     HBaseMetadataStore first = members.get(0).store();
+    String what = members.size() == 1 ? operation + " on " + first.dataset : operation;
     TransactionSystemClient txClient = first.txClient;
     Transaction tx = txClient.startShort();
     List<TxMetaTable> tables = new ArrayList<>();
@@ -315,13 +258,13 @@ public final class HBaseMetadataStore implements MetadataStore {
       done = true;
       return results;
     } catch (TransactionConflictException e) {
-      LOG.debug("{} conflicted, retrying from a fresh base", operation);
+      LOG.debug("{} conflicted, retrying from a fresh base", what);
       throw e;
     } catch (TransactionNotInProgressException e) {
-      LOG.info("{} timed out before it committed (nothing committed), retrying: {}", operation, e.getMessage());
+      LOG.info("{} timed out before it committed (nothing committed), retrying: {}", what, e.getMessage());
       throw e;
     } catch (TransactionFailureException e) {
-      throw new StorageException(operation, e);
+      throw new StorageException(what, e);
     } catch (CommitStateUnknownException e) {
       done = true; // never roll back a commit whose outcome is unknown
       throw e;
@@ -379,19 +322,6 @@ public final class HBaseMetadataStore implements MetadataStore {
     } finally {
       txClient.abort(probe);
     }
-  }
-
-  private void rollback(TxMetaTable table, Transaction tx) {
-    try {
-      if (table.rollbackTx()) {
-        txClient.abort(tx);
-        return;
-      }
-    } catch (Exception e) {
-      LOG.warn("rolling back metadata of {} failed; invalidating transaction {}", dataset,
-          tx.getTransactionId(), e);
-    }
-    txClient.invalidate(tx.getTransactionId());
   }
 
   /**
