@@ -11,6 +11,7 @@ import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.DatasetProperties;
 import io.snapds.dataset.RetentionPolicy;
 import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotDatasets;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotKeys;
@@ -50,7 +51,7 @@ class KeyNumbersIT {
   @Test
   void snapshotsAreNumberedInBeginOrderAndTheirRowsCarryTheShortPrefix() throws Exception {
     SnapshotDataset ds = cluster.datasets().create(MiniCluster.uniqueDataset("keyno"), DatasetProperties.defaults());
-    assertEquals(3, cluster.datasets().admin(ds.id()).formatVersion());
+    assertEquals(SnapshotDatasets.formatVersion(), cluster.datasets().admin(ds.id()).formatVersion());
     List<SnapshotInfo> published = new ArrayList<>();
     published.add(Fixtures.writeAndCommit(ds.newSnapshot().begin(), "one", 5));
     published.add(Fixtures.writeAndCommit(ds.newSnapshot().begin(), "two", 6));
@@ -128,7 +129,7 @@ class KeyNumbersIT {
     assertEquals(5, cluster.rawRows(id, SnapshotKeys.legacy(old.id())), "format 2: rows under the 8-byte id");
 
     assertEquals(2, cluster.datasets().admin(id).upgrade());
-    assertEquals(3, cluster.datasets().admin(id).formatVersion());
+    assertEquals(SnapshotDatasets.formatVersion(), cluster.datasets().admin(id).formatVersion());
     List<DatasetEvent> events = before.events(0, 100);
     assertEquals(DatasetEvent.Type.UPGRADED, events.get(events.size() - 1).type(), "the upgrade is an event: " + events);
     SnapshotDataset ds = cluster.datasets().open(id);
@@ -156,7 +157,8 @@ class KeyNumbersIT {
     assertTrue(Fixtures.observe(ds.readSnapshot(second.id())).matches(second));
     assertTrue(Fixtures.observe(ds.readCurrent()).matches(third));
     assertFalse(rowsByPrefix(id).containsKey(0L), "no row is left under an 8-byte prefix");
-    assertEquals(3, cluster.datasets().admin(id).upgrade(), "upgrading again changes nothing");
+    assertEquals(SnapshotDatasets.formatVersion(), cluster.datasets().admin(id).upgrade(),
+        "upgrading again changes nothing");
   }
 
   @Test

@@ -17,6 +17,7 @@ import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotNotAvailableException;
 import io.snapds.dataset.SnapshotRow;
 import io.snapds.dataset.SnapshotState;
+import io.snapds.dataset.SnapshotStateException;
 import io.snapds.dataset.SnapshotWriter;
 import io.snapds.dataset.StagedBaseMovedException;
 import io.snapds.dataset.lock.LockSettings;
@@ -242,8 +243,9 @@ class PublishGroupIT {
     SnapshotInfo sb = write(b, 4, 2).stage();
     a.publish(sa.id());
     write(a, 8, 2).commit();
-    assertThrows(SnapshotNotAvailableException.class,
-        () -> cluster.datasets().publishTogether().staged(a, sa.id()).staged(b, sb.id()).publish());
+    assertThrows(SnapshotStateException.class,
+        () -> cluster.datasets().publishTogether().staged(a, sa.id()).staged(b, sb.id()).publish(),
+        "a stage published apart is refused in a group");
     assertEquals("5", generation(b), "b's stage was not published without its partner");
     assertEquals(SnapshotState.STAGED, b.snapshot(sb.id()).state());
   }

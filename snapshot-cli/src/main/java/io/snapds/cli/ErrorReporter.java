@@ -52,6 +52,9 @@ final class ErrorReporter implements IExecutionExceptionHandler, IParameterExcep
     if (e instanceof io.snapds.dataset.AccessDeniedException) {
       return ExitCodes.DENIED;
     }
+    if (e instanceof io.snapds.dataset.SnapshotStateException) {
+      return ExitCodes.FAILED; // it exists; its state refuses the operation, as a conflict would
+    }
     if (e instanceof DatasetNotFoundException || e instanceof SnapshotNotAvailableException) {
       return ExitCodes.NOT_FOUND;
     }

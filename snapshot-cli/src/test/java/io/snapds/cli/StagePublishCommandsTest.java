@@ -170,7 +170,7 @@ class StagePublishCommandsTest {
         ok("discard", id + "@" + bad).out());
 
     Cli.Result publish = Cli.run("publish", id + "@" + bad);
-    assertEquals(ExitCodes.NOT_FOUND, publish.exitCode(), publish.toString());
+    assertEquals(ExitCodes.FAILED, publish.exitCode(), "it exists; its state refuses: " + publish);
     assertTrue(publish.err().contains("was discarded"), publish.err());
     assertEquals(v1, current(id));
     assertEquals(List.of("KEY  d:v", "a    good", "b    good"), scanCurrent(id));
@@ -314,7 +314,7 @@ class StagePublishCommandsTest {
     assertEquals(ExitCodes.NOT_FOUND, missing.exitCode(), missing.toString());
     assertTrue(missing.err().contains("999999"), missing.err());
     Cli.Result notStaged = Cli.run("discard", id + "@" + v1);
-    assertEquals(ExitCodes.USAGE, notStaged.exitCode(), notStaged.toString());
+    assertEquals(ExitCodes.FAILED, notStaged.exitCode(), "it exists; its state refuses: " + notStaged);
     assertTrue(notStaged.err().contains("only a STAGED snapshot can be discarded"), notStaged.err());
 
     assertEquals(v1, current(id));

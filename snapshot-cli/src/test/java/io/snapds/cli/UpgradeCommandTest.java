@@ -29,9 +29,9 @@ class UpgradeCommandTest {
 
     Cli.Result upgraded = Cli.run("upgrade", id.toString());
     assertEquals(0, upgraded.exitCode(), upgraded.toString());
-    assertEquals("upgraded dataset " + id + " from metadata format 1 to 3\n", upgraded.out());
+    assertEquals("upgraded dataset " + id + " from metadata format 1 to 4\n", upgraded.out());
     assertEquals(0, Cli.run("history", id.toString()).exitCode());
     Cli.Result again = Cli.run("upgrade", id.toString());
-    assertEquals("dataset " + id + " is at metadata format 3 already; tables checked\n", again.out());
+    assertEquals("dataset " + id + " is at metadata format 4 already; tables checked\n", again.out());
   }
 }

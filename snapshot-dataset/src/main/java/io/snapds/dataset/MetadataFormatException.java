@@ -10,7 +10,15 @@ public class MetadataFormatException extends SnapshotDatasetException {
   private final int required;
 
   public MetadataFormatException(DatasetId dataset, int found, int required) {
-    super("dataset " + dataset + " has metadata format " + found + ", this library needs format " + required
+    this(dataset, found, required, "this library");
+  }
+
+  /**
+   * The dataset is readable at {@code found}, but {@code what} (for example "staging a snapshot")
+   * needs format {@code required}.
+   */
+  public MetadataFormatException(DatasetId dataset, int found, int required, String what) {
+    super("dataset " + dataset + " has metadata format " + found + ", " + what + " needs format " + required
         + ": run 'snapds upgrade " + dataset + "' (or CompositeDatasetAdmin.upgrade()) once, then open it again");
     this.dataset = dataset;
     this.found = found;

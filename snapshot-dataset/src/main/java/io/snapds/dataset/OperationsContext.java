@@ -9,6 +9,7 @@ import io.snapds.dataset.store.CommitClock;
 import io.snapds.dataset.store.DataTable;
 import io.snapds.dataset.store.HBaseMetadataStore;
 import io.snapds.dataset.store.MetadataStore;
+import io.snapds.dataset.store.PropertiesCodec;
 import io.snapds.dataset.store.ReadTransactions;
 import java.time.Clock;
 import java.time.Duration;
@@ -50,7 +51,8 @@ final class OperationsContext {
   private final DataTable data;
   private final LockTable locks;
   private final Cleanup cleanup;
-  private final boolean numberedKeys;
+  /** The metadata format the dataset had when this process opened it ({@code format.version}). */
+  private final int format;
   /**
    * Key prefixes of snapshots this process has seen: a record's key number never changes once its
    * begin committed, so entries never go stale. Bounded: cleared when full.
@@ -58,10 +60,10 @@ final class OperationsContext {
   private final Map<SnapshotId, SnapshotKeys> keys = new ConcurrentHashMap<>();
   private static final int KEYS_CACHED = 10_000;
 
-  private OperationsContext(DatasetId id, DatasetProperties properties, boolean numberedKeys, MetadataStore store,
+  private OperationsContext(DatasetId id, DatasetProperties properties, int format, MetadataStore store,
       TransactionSystemClient txClient, Clock clock, Connection connection, DataTable data, LockTable locks,
       Cleanup cleanup) {
-    this.numberedKeys = numberedKeys;
+    this.format = format;
     this.id = id;
     this.properties = properties;
     this.store = store;
@@ -74,7 +76,7 @@ final class OperationsContext {
   }
 
   /** The context of a dataset in HBase with its metadata in Tephra transactions. */
-  static OperationsContext open(DatasetId id, DatasetProperties properties, boolean numberedKeys, Connection connection,
+  static OperationsContext open(DatasetId id, DatasetProperties properties, int format, Connection connection,
       TransactionSystemClient txClient, Clock clock, CommitClock commitClock,
       Function<TransactionSystemClient, ReadTransactions> readTxs) {
     // the transaction service's unchecked failures become typed errors naming this dataset
@@ -86,7 +88,7 @@ final class OperationsContext {
     Cleanup cleanup = new Cleanup(id, store, data, locks, typed, clock, new MetadataPruner(id, store, properties, locks),
         properties.cleanupThreads(),
         new EmptyRegionMerger(id, store, connection, properties.mergeEmptyRegions(), Duration.ofMinutes(1)));
-    return new OperationsContext(id, properties, numberedKeys, store, typed, clock, connection, data, locks, cleanup);
+    return new OperationsContext(id, properties, format, store, typed, clock, connection, data, locks, cleanup);
   }
 
   /**
@@ -94,7 +96,8 @@ final class OperationsContext {
    * roll back, tag, relay) work on it; asking it for anything else fails.
    */
   static OperationsContext metadataOnly(DatasetId id, MetadataStore store, Clock clock) {
-    return new OperationsContext(id, DatasetProperties.defaults(), true, store, null, clock, null, null, null, null);
+    return new OperationsContext(id, DatasetProperties.defaults(), PropertiesCodec.FORMAT_VERSION, store, null, clock,
+        null, null, null, null);
   }
 
   DatasetId id() {
@@ -107,7 +110,19 @@ final class OperationsContext {
 
   /** True when new snapshots get key numbers (metadata format 3 or later). */
   boolean numberedKeys() {
-    return numberedKeys;
+    return format >= PropertiesCodec.NUMBERED_KEYS_FORMAT;
+  }
+
+  /**
+   * Refuses a stage when the dataset was at a format below 4 as this process opened it: a library
+   * of format 3 would fail on a STAGED record and its sweep would delete the stage's rows.
+   *
+   * @throws MetadataFormatException naming the format found and the one staging needs
+   */
+  void checkMayStage() {
+    if (format < PropertiesCodec.STAGED_FORMAT) {
+      throw new MetadataFormatException(id, format, PropertiesCodec.STAGED_FORMAT, "staging a snapshot");
+    }
   }
 
   /**

@@ -407,8 +407,8 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
    * published already returns it unchanged, so a retried publish publishes once.
    *
    * @throws StagedBaseMovedException if another snapshot was made current since the stage (nothing changes)
-   * @throws SnapshotNotAvailableException if it was never staged (committed directly, or still
-   *     building), or was discarded
+   * @throws SnapshotStateException if it was committed directly, never staged, or was discarded
+   * @throws SnapshotNotAvailableException if it does not exist, or is still building or aborted
    */
   public SnapshotInfo publish(SnapshotId staged) {
     return publish(staged, PublishMode.BASE_UNCHANGED);
@@ -429,7 +429,8 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
    * Discards a staged snapshot: it expires without ever having been current, and cleanup deletes
    * its rows once its readers are gone. Discarding one discarded already changes nothing.
    *
-   * @throws IllegalArgumentException if it is not staged (a published one is expired instead)
+   * @throws SnapshotStateException if it is not staged (a published one is expired instead)
+   * @throws SnapshotNotAvailableException if it does not exist
    */
   public SnapshotInfo discard(SnapshotId staged) {
     checkNotNull(staged, "snapshot id must not be null");

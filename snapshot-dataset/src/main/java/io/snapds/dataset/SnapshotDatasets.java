@@ -154,8 +154,7 @@ public final class SnapshotDatasets {
     if (format < PropertiesCodec.MIN_FORMAT_VERSION) {
       throw new MetadataFormatException(id, format, PropertiesCodec.MIN_FORMAT_VERSION);
     }
-    return new SnapshotDataset(OperationsContext.open(id, admin.properties(),
-        format >= PropertiesCodec.NUMBERED_KEYS_FORMAT, connection, txClient, clock, commitClock,
+    return new SnapshotDataset(OperationsContext.open(id, admin.properties(), format, connection, txClient, clock, commitClock,
         c -> readReuse.isZero() ? ReadTransactions.fresh(c) : ReadTransactions.reusing(c, readReuse, nanoTime)));
   }
 

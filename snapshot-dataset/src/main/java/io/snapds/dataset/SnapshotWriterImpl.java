@@ -228,6 +228,7 @@ final class SnapshotWriterImpl implements SnapshotWriter {
 
   @Override
   public SnapshotInfo stage() {
+    ops.checkMayStage();
     return publishOrStage(true);
   }
 

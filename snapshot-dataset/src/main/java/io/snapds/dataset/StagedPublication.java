@@ -20,21 +20,21 @@ record StagedPublication(DatasetId dataset, SnapshotId id, boolean replace, Rete
     SnapshotInfo s = view.snapshot(id).orElseThrow(() -> new SnapshotNotAvailableException(dataset, id, null));
     if (s.committedAt().isPresent() && s.stagedAt().isEmpty()) {
       // publishing it "again" would look like making it current, which it does not do
-      throw new SnapshotNotAvailableException(dataset, id, s.state(), "snapshot " + id + " of dataset " + dataset
+      throw new SnapshotStateException(dataset, id, s.state(), "snapshot " + id + " of dataset " + dataset
           + " was never staged (it was committed directly): there is nothing to publish; to make it current again,"
           + " roll back to it");
     }
     if (s.committedAt().isPresent()) {
       if (group != null && !s.group().equals(Optional.of(group.id()))) {
         // a group's member must become current with the others, not have been published apart
-        throw new SnapshotNotAvailableException(dataset, id, s.state(), "staged snapshot " + id + " of dataset " + dataset
+        throw new SnapshotStateException(dataset, id, s.state(), "staged snapshot " + id + " of dataset " + dataset
             + " was published already, " + s.group().map(g -> "with group " + g).orElse("alone")
             + ": it cannot be published with group " + group.id() + ", and so nothing of the group is");
       }
       return new Publication.Published(s, List.of(), false); // published already: once is all
     }
     if (s.discarded()) {
-      throw new SnapshotNotAvailableException(dataset, id, s.state(), "staged snapshot " + id + " of dataset " + dataset
+      throw new SnapshotStateException(dataset, id, s.state(), "staged snapshot " + id + " of dataset " + dataset
           + " was discarded; it can no longer be published");
     }
     if (s.state() != SnapshotState.STAGED) {
@@ -69,7 +69,7 @@ record StagedPublication(DatasetId dataset, SnapshotId id, boolean replace, Rete
       return s;
     }
     if (s.state() != SnapshotState.STAGED) {
-      throw new IllegalArgumentException("cannot discard snapshot " + id + " of dataset " + dataset + ": it is "
+      throw new SnapshotStateException(dataset, id, s.state(), "cannot discard snapshot " + id + " of dataset " + dataset + ": it is "
           + s.state() + (s.committedAt().isPresent() ? " (published; expire it instead)" : "")
           + "; only a STAGED snapshot can be discarded");
     }
@@ -98,7 +98,7 @@ record StagedPublication(DatasetId dataset, SnapshotId id, boolean replace, Rete
     if (s.committedAt().isPresent() && s.group().equals(Optional.of(group.id()))) {
       return new Publication.Published(s, List.of(), false);
     }
-    throw new SnapshotNotAvailableException(dataset, id, s.state(), "the run of snapshot " + id + " of dataset " + dataset
+    throw new SnapshotStateException(dataset, id, s.state(), "the run of snapshot " + id + " of dataset " + dataset
         + " is " + s.state() + (s.group().map(g -> " with group " + g).orElse("")) + ", not published with group "
         + group.id() + ": nothing of the group is published");
   }

@@ -168,7 +168,7 @@ public final class AuditGate implements EventHandler {
   private AuditDecision discard(SnapshotDataset ds, SnapshotId snapshot, String reason) {
     try {
       ds.discard(snapshot);
-    } catch (IllegalArgumentException | SnapshotNotAvailableException refused) { // published meanwhile
+    } catch (SnapshotNotAvailableException refused) { // published meanwhile (a SnapshotStateException)
       return decidedAlready(ds, snapshot, "its discard was refused").orElseThrow(() -> refused);
     }
     return decided(new AuditDecision(ds.id(), snapshot, Outcome.DISCARDED, reason, false));

@@ -18,13 +18,15 @@ import java.util.Map;
  */
 public final class PropertiesCodec {
   /**
-   * 3: new snapshots get a key number and a short row-key prefix
+   * 4: snapshots may be STAGED ({@code SnapshotWriter.stage()}), which a library of format 3 would
+   * misread (an unknown state) and whose rows its sweep would delete as unowned; no row of format 3
+   * changes. 3: new snapshots get a key number and a short row-key prefix
    * ({@link io.snapds.dataset.SnapshotKeys}); the metadata rows are those of format 2.
    * 2: the bounded layout of {@link MetadataLayout} (indexes, pointer-row counters, history
    * horizon); its snapshots keep their 8-byte id prefix. 1: the first layout, which every read
    * scanned whole. Upgrade with {@code CompositeDatasetAdmin.upgrade()} or {@code snapds upgrade}.
    */
-  public static final int FORMAT_VERSION = 3;
+  public static final int FORMAT_VERSION = 4;
   /**
    * The oldest format this library opens without an upgrade: a format-2 dataset is read and
    * written as it is (new snapshots keep the 8-byte prefix, so a library of format 2 still reads
@@ -33,6 +35,8 @@ public final class PropertiesCodec {
   public static final int MIN_FORMAT_VERSION = 2;
   /** The first format whose new snapshots get key numbers. */
   public static final int NUMBERED_KEYS_FORMAT = 3;
+  /** The first format whose snapshots may be staged. */
+  public static final int STAGED_FORMAT = 4;
 
   private PropertiesCodec() {}
 

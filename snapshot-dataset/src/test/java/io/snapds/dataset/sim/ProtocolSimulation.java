@@ -869,11 +869,11 @@ public final class ProtocolSimulation {
         }
       } catch (CommitStateUnknownException e) {
         count("audit state unknown");
+      } catch (io.snapds.dataset.SnapshotStateException e) {
+        // a stage the grouper, another auditor or the reconciler decided meanwhile
+        count("audit refused by the stage's state: " + e.state().map(Enum::name).orElse("none"));
       } catch (SnapshotDatasetException e) {
         count("audit refused: " + e.getClass().getSimpleName());
-      } catch (IllegalArgumentException e) {
-        // a discard of a stage the grouper or the reconciler decided meanwhile
-        count("discard refused: " + e.getMessage().replaceAll("[0-9]+", "N"));
       }
     }
   }

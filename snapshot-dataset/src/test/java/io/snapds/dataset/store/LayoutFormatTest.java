@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The bytes of the metadata layout, pinned: a fixed history of operations that touches every row
- * group leaves exactly the rows, columns and values of {@code layout-format-3.txt}, step by step.
+ * group leaves exactly the rows, columns and values of {@code layout-format-3.txt}, step by step (and
+ * those format 4 adds, {@code layout-format-4.txt}).
  * It runs on the in-memory store, which shares the view's code with the HBase store. Datasets
  * written by earlier versions must still open, so a difference here is a change of the format
  * (a new {@code format.version} and its upgrade), never an edit of the expected text.
@@ -90,7 +91,42 @@ class LayoutFormatTest {
           .createdAt(v.commitTime()).keyNumber(v.nextKeyNumber()).build());
       v.markDropped();
     });
-    assertEquals(expected(), out.toString());
+    assertEquals(expected("layout-format-3.txt"), out.toString());
+  }
+
+  /**
+   * Format 4 adds staged snapshots and publish groups and changes no row of format 3: a stage's
+   * {@code staged} column and {@code a} index row, a group member's {@code group} column (the id,
+   * then one line per member), a discarded stage's record (EXPIRED with {@code staged} and no
+   * {@code committed}). The bytes of {@code layout-format-4.txt}, step by step.
+   */
+  @Test
+  void stagesAndGroupsWriteTheBytesOfFormat4() throws IOException {
+    InMemoryMetadataStore store = new InMemoryMetadataStore(ID, Clock.fixed(T0, ZoneOffset.UTC));
+    StringBuilder out = new StringBuilder();
+    SnapshotId kept = SnapshotId.of(store.nextId());
+    SnapshotId dropped = SnapshotId.of(store.nextId());
+    step(store, out, "begin two snapshots", v -> {
+      v.announceCreated();
+      for (SnapshotId id : new SnapshotId[] {kept, dropped}) {
+        v.putSnapshot(SnapshotInfo.builder(id).state(SnapshotState.BUILDING).createdAt(v.commitTime())
+            .keyNumber(v.nextKeyNumber()).build());
+      }
+    });
+    step(store, out, "stage both", v -> {
+      for (SnapshotId id : new SnapshotId[] {kept, dropped}) {
+        v.putSnapshot(v.snapshot(id).orElseThrow().toBuilder().state(SnapshotState.STAGED).stagedAt(v.commitTime())
+            .rowCount(3).build());
+      }
+    });
+    step(store, out, "publish one in a group, discard the other", v -> {
+      v.putSnapshot(v.snapshot(kept).orElseThrow().toBuilder().state(SnapshotState.COMMITTED)
+          .committedAt(v.commitTime()).group("g-1", Set.of("ns:format", "ns:other")).build());
+      v.moveCurrent(kept, "publish group g-1");
+      v.putSnapshot(v.snapshot(dropped).orElseThrow().toBuilder().state(SnapshotState.EXPIRED).cleanupFence(9)
+          .build());
+    });
+    assertEquals(expected("layout-format-4.txt"), out.toString());
   }
 
   private interface Step {
@@ -105,8 +141,8 @@ class LayoutFormatTest {
     out.append("== ").append(name).append('\n').append(store.dump());
   }
 
-  private static String expected() throws IOException {
-    try (InputStream in = LayoutFormatTest.class.getResourceAsStream("layout-format-3.txt")) {
+  private static String expected(String resource) throws IOException {
+    try (InputStream in = LayoutFormatTest.class.getResourceAsStream(resource)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
   }

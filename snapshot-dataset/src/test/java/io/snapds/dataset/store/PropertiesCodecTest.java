@@ -82,6 +82,6 @@ class PropertiesCodecTest {
     m.put("format.version", "99");
     CorruptMetadataException e = assertThrows(CorruptMetadataException.class, () -> PropertiesCodec.decode(ID, m));
     assertEquals("corrupt metadata in dataset ns:ds, row 'p': format.version 99 is newer than this library "
-        + "understands (3): upgrade the library", e.getMessage());
+        + "understands (4): upgrade the library", e.getMessage());
   }
 }
