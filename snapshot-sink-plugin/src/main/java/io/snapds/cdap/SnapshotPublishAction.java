@@ -92,6 +92,7 @@ public class SnapshotPublishAction extends PostAction {
     String groupId = groupId(config.runId().orElse(context.getNamespace() + "." + context.getPipelineName() + "."
         + context.getStageName() + "." + context.getLogicalStartTime()));
     JobDatasets connection = config.connectionSettings().open();
+    List<SnapshotDataset> opened = new ArrayList<>();
     try {
       SnapshotDatasets datasets = connection.datasets();
       PublishGroup group = datasets.publishTogether().id(groupId);
@@ -103,6 +104,7 @@ public class SnapshotPublishAction extends PostAction {
           continue;
         }
         SnapshotDataset dataset = datasets.open(id);
+        opened.add(dataset);
         Optional<SnapshotInfo> staged = dataset.snapshotForRun(runId);
         if (staged.isEmpty()) {
           problems.add("dataset " + id + " has no snapshot staged for run '" + runId + "'");
@@ -121,6 +123,7 @@ public class SnapshotPublishAction extends PostAction {
       published.forEach((id, info) -> LOG.info("Stage {}: snapshot {} of {} (run '{}') is published, in publish "
           + "group {}", context.getStageName(), info.id(), id, runIds.get(id), groupId));
     } finally {
+      opened.forEach(SnapshotDataset::close); // before the connection they were opened on
       ConnectionSettings.close(connection);
     }
   }
