@@ -3,6 +3,7 @@ package io.snapds.cli.env;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,7 +19,8 @@ import org.apache.hadoop.hbase.zookeeper.MiniZooKeeperCluster;
  * HBase in standalone mode inside this process, the way {@code hbase master start} runs it
  * without a cluster: a ZooKeeper server on a free port and a {@link LocalHBaseCluster} (one master,
  * one region server, ports chosen free) whose root directory is on the local file system under
- * the home. Everything it stores stays there, so the next process finds it again.
+ * the home. Everything it stores stays there, so the next process finds it again. ZooKeeper, the
+ * master and the region server listen on loopback only.
  */
 final class EmbeddedHBase implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
@@ -59,6 +61,15 @@ final class EmbeddedHBase implements AutoCloseable {
     conf.set(HConstants.ZOOKEEPER_QUORUM, "localhost");
     conf.set(HConstants.ZOOKEEPER_DATA_DIR, home.resolve("zookeeper").toString());
     conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, 0); // a free one
+    // every port on loopback: the RPC ports take no authentication, and they stay open for as long
+    // as the home server runs; the names the servers announce are the same address, so clients
+    // (all on this machine) reach them there
+    String loopback = InetAddress.getLoopbackAddress().getHostAddress();
+    conf.set("hbase.zookeeper.property.clientPortAddress", loopback);
+    conf.set("hbase.master.ipc.address", loopback);
+    conf.set("hbase.regionserver.ipc.address", loopback);
+    conf.set("hbase.master.hostname", loopback);
+    conf.set("hbase.unsafe.regionserver.hostname", loopback);
     // the local file system has no hflush/hsync capability; standalone HBase runs without it
     conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
     conf.set("hbase.wal.provider", "filesystem");

@@ -3,6 +3,7 @@ package io.snapds.cli.env;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
@@ -84,6 +85,11 @@ final class ServerEnvironment implements Environment {
    * embedded command in its own process), after a short pause.
    */
   static synchronized Optional<ServerInfo> startIfNone(Path home, Duration idle) {
+    try {
+      Files.createDirectories(home); // 'server start' on a new home: nothing has made it yet
+    } catch (IOException e) {
+      throw new EnvironmentException("cannot create snapds home " + home + ": " + e.getMessage(), e);
+    }
     try (FileChannel channel = FileChannel.open(home.resolve(START_LOCK), StandardOpenOption.CREATE,
         StandardOpenOption.WRITE); FileLock starting = channel.lock()) {
       Optional<ServerInfo> server = running(home);

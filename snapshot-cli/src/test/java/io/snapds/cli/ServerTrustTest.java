@@ -1,0 +1,147 @@
+package io.snapds.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What the home server and the launcher trust (issue #42), through the launcher and a real server
+ * process: the server listens on loopback only, even where the host name resolves to the
+ * machine's network address.
+ */
+class ServerTrustTest {
+  @TempDir
+  static Path tmp;
+
+  private static Path home;
+  private static Launcher launcher;
+
+  /**
+   * Starts the server in {@code tmp} (its working directory) with a hosts file in which the host
+   * name resolves to a network address of this machine, as on most machines (on this test's
+   * machine it may resolve to loopback, which would hide a server that binds to the host name).
+   */
+  @BeforeAll
+  static void startServer() throws Exception {
+    home = tmp.resolve("home");
+    launcher = new Launcher(tmp);
+    Optional<InetAddress> network = Collections.list(NetworkInterface.getNetworkInterfaces()).stream()
+        .filter(i -> {
+          try {
+            return i.isUp() && !i.isLoopback();
+          } catch (SocketException e) {
+            return false;
+          }
+        })
+        .flatMap(i -> Collections.list(i.getInetAddresses()).stream())
+        .filter(a -> a instanceof Inet4Address && !a.isLoopbackAddress() && !a.isLinkLocalAddress())
+        .findFirst();
+    Map<String, String> env = Map.of();
+    if (network.isPresent()) {
+      Path hosts = tmp.resolve("hosts");
+      String name = InetAddress.getLocalHost().getHostName();
+      Files.writeString(hosts, "127.0.0.1 localhost\n" + network.get().getHostAddress() + " " + name + "\n");
+      env = Map.of("SNAPDS_SERVER_JAVA_OPTS", "-Djdk.net.hosts.file=" + hosts);
+    }
+    Cli.Result start = launcher.start("start", env, "--home", home.toString(), "server", "start").result();
+    assertEquals(0, start.exitCode(), start.toString());
+    Cli.Result create = snapds("create", "shop:real");
+    assertEquals(0, create.exitCode(), create.toString()); // the server answers on loopback
+  }
+
+  @AfterAll
+  static void stopServer() throws Exception {
+    launcher.run("--home", home.toString(), "server", "stop");
+  }
+
+  private static Cli.Result snapds(String... args) throws IOException, InterruptedException {
+    List<String> all = new ArrayList<>(List.of("--home", home.toString()));
+    all.addAll(List.of(args));
+    return launcher.run(all.toArray(String[]::new));
+  }
+
+  private static Properties announcement() throws IOException {
+    Properties p = new Properties();
+    try (var in = Files.newBufferedReader(home.resolve("server.properties"))) {
+      p.load(in);
+    }
+    return p;
+  }
+
+  /** The addresses the process listens on (TCP), from the kernel's tables of its sockets. */
+  private static List<InetAddress> listening(long pid) throws IOException {
+    Set<String> inodes = new HashSet<>();
+    try (DirectoryStream<Path> fds = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "fd"))) {
+      for (Path fd : fds) {
+        try {
+          String target = Files.readSymbolicLink(fd).toString();
+          if (target.startsWith("socket:[")) {
+            inodes.add(target.substring("socket:[".length(), target.length() - 1));
+          }
+        } catch (IOException closedMeanwhile) {
+          // not a socket any more
+        }
+      }
+    }
+    List<InetAddress> addresses = new ArrayList<>();
+    for (String table : List.of("tcp", "tcp6")) {
+      Path file = Path.of("/proc", Long.toString(pid), "net", table);
+      if (!Files.exists(file)) {
+        continue;
+      }
+      List<String> lines = Files.readAllLines(file);
+      for (String line : lines.subList(1, lines.size())) {
+        // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
+        String[] f = line.trim().split("\\s+");
+        if (f[3].equals("0A") && inodes.contains(f[9])) { // 0A: LISTEN
+          addresses.add(address(f[1].substring(0, f[1].indexOf(':'))));
+        }
+      }
+    }
+    return addresses;
+  }
+
+  /** An address as the kernel prints it: hexadecimal 32-bit words in host (little-endian) order. */
+  private static InetAddress address(String hex) throws IOException {
+    byte[] bytes = new byte[hex.length() / 2];
+    for (int word = 0; word < bytes.length / 4; word++) {
+      for (int i = 0; i < 4; i++) {
+        int at = word * 8 + (3 - i) * 2;
+        bytes[word * 4 + i] = (byte) Integer.parseInt(hex.substring(at, at + 2), 16);
+      }
+    }
+    return InetAddress.getByAddress(bytes);
+  }
+
+  @Test
+  void theServerListensOnLoopbackOnly() throws Exception {
+    assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs Linux's /proc");
+    long pid = Long.parseLong(announcement().getProperty("pid"));
+    List<InetAddress> addresses = listening(pid);
+    // ZooKeeper, the master, the region server, Tephra, the command port
+    assertTrue(addresses.size() >= 5, "the server's listening sockets: " + addresses);
+    assertTrue(addresses.stream().allMatch(InetAddress::isLoopbackAddress),
+        "the server listens on " + addresses);
+  }
+}
