@@ -16,8 +16,9 @@ import picocli.CommandLine.ParseResult;
  *
  * <p>Left to the client's own JVM (the answer is "empty"): {@code load} (it reads standard input
  * and files named relative to the client's directory), {@code demo} (long, and it manages its own
- * environment), {@code server} (it manages this server), {@code reconcile --watch} (it runs until
- * stopped), any command given a file ({@code create --schema-file}), commands for a cluster or
+ * environment), {@code server} (it manages this server), {@code reconcile --watch} in any spelling
+ * picocli accepts ({@code --watch 1m}, {@code --watch=1m}: the parsed command says, not the strings;
+ * it runs until stopped), any command given a file ({@code create --schema-file}), commands for a cluster or
  * another home, and Kerberos logins.
  */
 final class InServerCommands {
@@ -44,6 +45,16 @@ final class InServerCommands {
     return false;
   }
 
+  /** Whether the command runs until stopped ({@code reconcile --watch}, however it was spelled). */
+  private static boolean runsUntilStopped(ParseResult command) {
+    for (ParseResult p = command; p != null; p = p.hasSubcommand() ? p.subcommand() : null) {
+      if (p.hasMatchedOption("--watch")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   static OptionalInt run(List<String> args, Path home, Environment env, PrintWriter out, PrintWriter err) {
     CommandLine probe = SnapdsCommand.commandLine(options -> {
       throw new IllegalStateException("not opened while probing");
@@ -54,8 +65,7 @@ final class InServerCommands {
       ParseResult parsed = probe.parseArgs(args.toArray(String[]::new));
       if (parsed.hasSubcommand()) {
         String name = parsed.subcommand().commandSpec().name();
-        if (OWN_JVM.contains(name) || (name.equals("reconcile") && args.contains("--watch"))
-            || namesAFile(parsed.subcommand())) {
+        if (OWN_JVM.contains(name) || runsUntilStopped(parsed.subcommand()) || namesAFile(parsed.subcommand())) {
           return OptionalInt.empty();
         }
       }

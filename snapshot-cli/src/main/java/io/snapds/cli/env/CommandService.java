@@ -40,7 +40,9 @@ import org.slf4j.LoggerFactory;
  * followed by n bytes of standard output or error, and last {@code X<code>\n}, the exit code; or
  * {@code R\n}, before any output: "this one did not run, run it in your own JVM"
  * (a command that reads standard input or manages the server, another home, a cluster, or a build
- * newer than the server's).
+ * newer than the server's). The client sends nothing after its command line: when its connection
+ * ends (the launcher ended, or a Ctrl-C stopped it) the command's thread is interrupted, so no
+ * command outlives its client.
  *
  * <p>Before the token nothing is spent on a connection: it is read by one of a few handshake
  * threads (a bounded queue behind them; past it a connection is closed at once), within
@@ -72,6 +74,8 @@ public final class CommandService implements AutoCloseable {
   /** Connections whose token is being read at once, and how many more may wait for a thread. */
   private static final int HANDSHAKE_THREADS = 4;
   private static final int HANDSHAKE_QUEUE = 32;
+  /** How long a stop waits for the commands it interrupted (HBase's client gives up within seconds). */
+  static final long INTERRUPTED_WAIT_MS = 30_000;
 
   private final Path home;
   private final Environment env;
@@ -84,6 +88,8 @@ public final class CommandService implements AutoCloseable {
   private final java.util.concurrent.ThreadPoolExecutor handshakes;
   private final int handshakeTimeoutMs;
   private final AtomicInteger running = new AtomicInteger();
+  /** The connections of the commands running now, to interrupt them when a stop has waited long enough. */
+  private final java.util.Set<Watch> watches = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final AtomicReference<Instant> lastUsed = new AtomicReference<>(Instant.EPOCH);
   private final Thread acceptor;
 
@@ -247,6 +253,8 @@ public final class CommandService implements AutoCloseable {
   }
 
   private void serve(Socket client, Request request) {
+    Watch watch = new Watch(client, Thread.currentThread());
+    watches.add(watch);
     try (client; OutputStream raw = client.getOutputStream()) {
       Path clientHome = request.clientHome();
       List<String> args = request.args();
@@ -255,6 +263,7 @@ public final class CommandService implements AutoCloseable {
         return;
       }
       send(raw, "A\n"); // from here on the command may run: the client must not run it again itself
+      watch.start();
       long t0 = System.nanoTime();
       PrintWriter out = new PrintWriter(new FrameWriter(raw, 'O'), true);
       PrintWriter err = new PrintWriter(new FrameWriter(raw, 'E'), true);
@@ -269,8 +278,62 @@ public final class CommandService implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       LOG.warn("a command connection failed: {}", e.toString());
     } finally {
+      watch.end();
+      watches.remove(watch);
       lastUsed.set(Instant.now());
       running.decrementAndGet();
+    }
+  }
+
+  /**
+   * Watches a running command's connection: the client sends nothing after its command line, so
+   * the end of its input means the client went (it ended, or a Ctrl-C killed the launcher), and
+   * the command's thread is interrupted (whatever it waits on, a sleep between passes of
+   * {@code reconcile --watch}, HBase's client, a lock, gives up). It never interrupts the thread
+   * once the command has ended, since the pool's thread then runs another.
+   */
+  private static final class Watch {
+    private final Socket client;
+    private final Thread command;
+    private boolean ended;
+
+    Watch(Socket client, Thread command) {
+      this.client = client;
+      this.command = command;
+    }
+
+    void start() {
+      Thread t = new Thread(this::watch, "snapds-command-watch");
+      t.setDaemon(true);
+      t.start();
+    }
+
+    private void watch() {
+      try {
+        InputStream in = client.getInputStream();
+        while (in.read() >= 0) {
+          // nothing more is expected; anything sent is ignored
+        }
+        LOG.info("the client of a running command went away; interrupting the command");
+      } catch (IOException e) {
+        // closed at the end of the command, or reset by the client: either way the client is gone
+      }
+      interrupt();
+    }
+
+    /** Interrupts the command if it still runs (the client went, or a stop waited long enough). */
+    synchronized void interrupt() {
+      if (!ended) {
+        command.interrupt();
+      }
+    }
+
+    /** The command ended: no interrupt from here on, and none left over for the pool's next command. */
+    void end() {
+      synchronized (this) {
+        ended = true;
+      }
+      Thread.interrupted();
     }
   }
 
@@ -296,8 +359,12 @@ public final class CommandService implements AutoCloseable {
     return buf.toString(StandardCharsets.UTF_8);
   }
 
-  /** Stops taking commands and waits (at most {@code timeoutMillis}) for those that run. */
-  void stop(long timeoutMillis) {
+  /**
+   * Stops taking commands and waits for those that run: {@code graceMillis} for them to end, then
+   * interrupts them (a command that runs until stopped, or one stuck on something, would hold the
+   * stop for ever) and waits at most {@link #INTERRUPTED_WAIT_MS} more for them to give up.
+   */
+  void stop(long graceMillis) {
     try {
       socket.close();
     } catch (IOException e) {
@@ -306,8 +373,13 @@ public final class CommandService implements AutoCloseable {
     handshakes.shutdownNow();
     workers.shutdown();
     try {
-      if (!workers.awaitTermination(timeoutMillis, TimeUnit.MILLISECONDS)) {
-        LOG.warn("{} commands still running after {} ms; stopping anyway", running.get(), timeoutMillis);
+      if (!workers.awaitTermination(graceMillis, TimeUnit.MILLISECONDS)) {
+        LOG.warn("{} commands still running after {} ms; interrupting them", running.get(), graceMillis);
+        watches.forEach(Watch::interrupt);
+        if (!workers.awaitTermination(INTERRUPTED_WAIT_MS, TimeUnit.MILLISECONDS)) {
+          LOG.warn("{} commands still running {} ms after their interrupt; stopping anyway", running.get(),
+              INTERRUPTED_WAIT_MS);
+        }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

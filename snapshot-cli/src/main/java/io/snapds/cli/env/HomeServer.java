@@ -44,8 +44,13 @@ final class HomeServer {
   static final String STOP_FILE = "server.stop";
   private static final Logger LOG = LoggerFactory.getLogger(HomeServer.class);
   private static final Duration POLL = Duration.ofMillis(100);
-  /** How long a stop waits for the commands running inside the server. */
-  private static final Duration STOP_WAIT = Duration.ofMinutes(10);
+  /**
+   * How long a stop waits for the commands running inside the server before it interrupts them
+   * (then it waits at most {@link CommandService#INTERRUPTED_WAIT_MS} more): a stop is bounded even
+   * when a command would never end. Commands in their own JVMs are waited for through the
+   * {@link CommandLock}: their users can stop them.
+   */
+  private static final Duration STOP_GRACE = Duration.ofSeconds(30);
 
   private final Path home;
   private final Duration idle;
@@ -159,7 +164,7 @@ final class HomeServer {
     ServerInfo.delete(home);
     LOG.info("stopping: waiting for running commands");
     if (commands != null) {
-      commands.stop(STOP_WAIT.toMillis()); // those running inside this process
+      commands.stop(STOP_GRACE.toMillis()); // those running inside this process
     }
     try (CommandLock none = CommandLock.exclusive(home)) {
       shutDown();

@@ -15,6 +15,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,20 +26,39 @@ import org.junit.jupiter.api.io.TempDir;
  * The home server's command port before the token (issue #42): a connection that sends nothing,
  * or a huge first string, is closed within the handshake timeout and never counts as a running
  * command (which kept the server from idling out); a flood of such connections neither takes a
- * thread each nor keeps a client with the token from running its command.
+ * thread each nor keeps a client with the token from running its command. A command whose client
+ * goes away is interrupted, and a stop interrupts the commands that outlast its grace.
  */
 class CommandServiceTest {
   @TempDir
   static Path home;
   private static CommandService service;
 
+  /**
+   * Prints its arguments, or with {@code block} waits until interrupted (a command that runs
+   * until stopped, as {@code reconcile --watch} does) and counts down the latches it is given.
+   */
+  private static CommandService.Runner runner(CountDownLatch blocked, CountDownLatch interrupted) {
+    return (args, h, env, out, err) -> {
+      if (args.equals(List.of("block"))) {
+        blocked.countDown();
+        try {
+          new CountDownLatch(1).await();
+        } catch (InterruptedException e) {
+          interrupted.countDown();
+          return OptionalInt.of(130);
+        }
+      }
+      out.print("ran " + String.join(" ", args));
+      return OptionalInt.of(0);
+    };
+  }
+
   @BeforeAll
   static void start() throws IOException {
     System.setProperty(CommandService.HANDSHAKE_TIMEOUT_MS, "300");
-    service = CommandService.start(home.toAbsolutePath().normalize(), null, (args, h, env, out, err) -> {
-      out.print("ran " + String.join(" ", args));
-      return OptionalInt.of(0);
-    });
+    service = CommandService.start(home.toAbsolutePath().normalize(), null,
+        runner(new CountDownLatch(1), new CountDownLatch(1)));
   }
 
   @AfterAll
@@ -102,6 +123,53 @@ class CommandServiceTest {
         s.close();
       }
     }
+  }
+
+  @Test
+  void aCommandWhoseClientGoesAwayIsInterrupted() throws Exception {
+    CountDownLatch blocked = new CountDownLatch(1);
+    CountDownLatch interrupted = new CountDownLatch(1);
+    CommandService other = CommandService.start(home.toAbsolutePath().normalize(), null,
+        runner(blocked, interrupted));
+    try {
+      try (Socket client = new Socket(InetAddress.getLoopbackAddress(), other.port())) {
+        send(client, other.token(), "block");
+        assertEquals('A', client.getInputStream().read(), "the command was taken on");
+        assertTrue(blocked.await(1, TimeUnit.MINUTES), "the command runs");
+      } // the client goes, as when a Ctrl-C ends the launcher
+      assertTrue(interrupted.await(1, TimeUnit.MINUTES), "the command went on for a minute after its client went");
+    } finally {
+      other.close();
+    }
+  }
+
+  @Test
+  void aStopInterruptsTheCommandsThatOutlastItsGrace() throws Exception {
+    CountDownLatch blocked = new CountDownLatch(1);
+    CountDownLatch interrupted = new CountDownLatch(1);
+    CommandService other = CommandService.start(home.toAbsolutePath().normalize(), null,
+        runner(blocked, interrupted));
+    try (Socket client = new Socket(InetAddress.getLoopbackAddress(), other.port())) {
+      send(client, other.token(), "block");
+      assertTrue(blocked.await(1, TimeUnit.MINUTES), "the command runs");
+      other.stop(100);
+      assertTrue(interrupted.await(0, TimeUnit.MILLISECONDS), "the stop returned with the command still running");
+      String answer = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertEquals("A\nX130\n", answer, "the client learns the interrupted command's exit");
+    } finally {
+      other.close();
+    }
+  }
+
+  private static void send(Socket s, String token, String... args) throws IOException {
+    ByteArrayOutputStream req = new ByteArrayOutputStream();
+    for (String part : concat(token, "/tmp", home.toAbsolutePath().normalize().toString(),
+        Integer.toString(args.length), args)) {
+      req.write(part.getBytes(StandardCharsets.UTF_8));
+      req.write(0);
+    }
+    s.getOutputStream().write(req.toByteArray());
+    s.getOutputStream().flush();
   }
 
   /**
