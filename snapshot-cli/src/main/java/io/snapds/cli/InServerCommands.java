@@ -18,8 +18,12 @@ import picocli.CommandLine.ParseResult;
  * and files named relative to the client's directory), {@code demo} (long, and it manages its own
  * environment), {@code server} (it manages this server), {@code reconcile --watch} in any spelling
  * picocli accepts ({@code --watch 1m}, {@code --watch=1m}: the parsed command says, not the strings;
- * it runs until stopped), any command given a file ({@code create --schema-file}), commands for a cluster or
- * another home, and Kerberos logins.
+ * it runs until stopped), any command given a file ({@code create --schema-file}) or an
+ * {@code @argfile} (picocli would read it relative to the server's directory), commands for a
+ * cluster or another home, and Kerberos logins.
+ *
+ * <p>A relative path the server does parse (a {@code Path} or {@code File} option, {@code --home}
+ * included) names a file in the client's working directory, never the server's.
  */
 final class InServerCommands {
   private static final Set<String> OWN_JVM = Set.of("load", "demo", "server");
@@ -45,6 +49,14 @@ final class InServerCommands {
     return false;
   }
 
+  /**
+   * Whether picocli would read {@code arg} as an {@code @argfile}: it starts with {@code @} and is
+   * more than that; {@code @@x} is the literal {@code @x}.
+   */
+  private static boolean isArgFile(String arg) {
+    return arg.length() > 1 && arg.charAt(0) == '@' && arg.charAt(1) != '@';
+  }
+
   /** Whether the command runs until stopped ({@code reconcile --watch}, however it was spelled). */
   private static boolean runsUntilStopped(ParseResult command) {
     for (ParseResult p = command; p != null; p = p.hasSubcommand() ? p.subcommand() : null) {
@@ -55,10 +67,20 @@ final class InServerCommands {
     return false;
   }
 
-  static OptionalInt run(List<String> args, Path home, Environment env, PrintWriter out, PrintWriter err) {
-    CommandLine probe = SnapdsCommand.commandLine(options -> {
+  /** Relative paths given to {@code commandLine} name files in the client's directory {@code dir}. */
+  private static CommandLine resolvingIn(CommandLine commandLine, Path dir) {
+    return commandLine.registerConverter(Path.class, s -> dir.resolve(s))
+        .registerConverter(java.io.File.class, s -> dir.resolve(s).toFile());
+  }
+
+  static OptionalInt run(List<String> args, Path clientDir, Path home, Environment env, PrintWriter out,
+      PrintWriter err) {
+    if (args.stream().anyMatch(InServerCommands::isArgFile)) {
+      return OptionalInt.empty(); // the client's JVM reads it in the client's directory, nested ones too
+    }
+    CommandLine probe = resolvingIn(SnapdsCommand.commandLine(options -> {
       throw new IllegalStateException("not opened while probing");
-    });
+    }), clientDir);
     SnapdsCommand root = probe.getCommand();
     List<String> run = new ArrayList<>(args);
     try {
@@ -81,7 +103,7 @@ final class InServerCommands {
     } catch (CommandLine.ParameterException | IllegalArgumentException e) {
       // a usage error: the command line reports it as it would in the client
     }
-    CommandLine commandLine = SnapdsCommand.commandLine(options -> env);
+    CommandLine commandLine = resolvingIn(SnapdsCommand.commandLine(options -> env), clientDir);
     commandLine.setOut(out);
     commandLine.setErr(err);
     return OptionalInt.of(commandLine.execute(run.toArray(String[]::new)));

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * What the home server and the launcher trust (issue #42), through the launcher and a real server
  * process: the server listens on loopback only, even where the host name resolves to the
- * machine's network address.
+ * machine's network address; an {@code @argfile} is read in the client's directory, not the
+ * server's.
  */
 class ServerTrustTest {
   @TempDir
@@ -143,5 +144,15 @@ class ServerTrustTest {
     assertTrue(addresses.size() >= 5, "the server's listening sockets: " + addresses);
     assertTrue(addresses.stream().allMatch(InetAddress::isLoopbackAddress),
         "the server listens on " + addresses);
+  }
+
+  @Test
+  void anArgFileIsReadInTheClientsDirectory() throws Exception {
+    Path client = Files.createDirectories(tmp.resolve("client"));
+    Files.writeString(tmp.resolve("cmd.args"), "history\nshop:decoy\n"); // in the server's directory
+    Files.writeString(client.resolve("cmd.args"), "history\nshop:real\n--json\n");
+    Cli.Result r = new Launcher(client).run("--home", home.toString(), "@cmd.args");
+    assertEquals(0, r.exitCode(), r.toString());
+    assertEquals("[]", r.out().trim(), r.toString());
   }
 }

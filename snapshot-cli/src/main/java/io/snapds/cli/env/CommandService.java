@@ -55,9 +55,11 @@ public final class CommandService implements AutoCloseable {
   @FunctionalInterface
   public interface Runner {
     /**
+     * @param clientDir the client's working directory: relative paths name files there
      * @return the exit code, or empty if the command must run in the client's own JVM
      */
-    java.util.OptionalInt run(List<String> args, Path home, Environment env, PrintWriter out, PrintWriter err);
+    java.util.OptionalInt run(List<String> args, Path clientDir, Path home, Environment env, PrintWriter out,
+        PrintWriter err);
   }
 
   private static final Logger LOG = LoggerFactory.getLogger(CommandService.class);
@@ -165,7 +167,7 @@ public final class CommandService implements AutoCloseable {
   }
 
   /** A command line a client with the token sent. */
-  private record Request(Path clientHome, List<String> args) {}
+  private record Request(Path clientDir, Path clientHome, List<String> args) {}
 
   /**
    * Reads the token, within the handshake timeout and at most {@link #MAX_TOKEN} bytes, then the
@@ -183,7 +185,7 @@ public final class CommandService implements AutoCloseable {
         closeQuietly(client);
         return;
       }
-      readString(in, MAX_STRING); // the client's working directory: commands that read files run in its own JVM
+      Path clientDir = Path.of(readString(in, MAX_STRING));
       Path clientHome = Path.of(readString(in, MAX_STRING)).toAbsolutePath().normalize();
       int n = Integer.parseInt(readString(in, MAX_STRING));
       if (n < 0 || n > MAX_ARGS) {
@@ -194,7 +196,10 @@ public final class CommandService implements AutoCloseable {
         args.add(readString(in, MAX_STRING));
       }
       client.setSoTimeout(0);
-      request = new Request(clientHome, args);
+      if (!clientDir.isAbsolute()) {
+        throw new IOException("the working directory " + clientDir + " is not absolute");
+      }
+      request = new Request(clientDir.normalize(), clientHome, args);
     } catch (IOException | RuntimeException e) {
       LOG.warn("a command connection failed before its command: {}", e.toString());
       closeQuietly(client);
@@ -267,7 +272,7 @@ public final class CommandService implements AutoCloseable {
       long t0 = System.nanoTime();
       PrintWriter out = new PrintWriter(new FrameWriter(raw, 'O'), true);
       PrintWriter err = new PrintWriter(new FrameWriter(raw, 'E'), true);
-      java.util.OptionalInt code = runner.run(args, home, env, out, err);
+      java.util.OptionalInt code = runner.run(args, request.clientDir(), home, env, out, err);
       out.flush();
       err.flush();
       if (code.isPresent()) { // logged before the client learns the exit code, so the log is never behind it

@@ -39,7 +39,7 @@ class CommandServiceTest {
    * until stopped, as {@code reconcile --watch} does) and counts down the latches it is given.
    */
   private static CommandService.Runner runner(CountDownLatch blocked, CountDownLatch interrupted) {
-    return (args, h, env, out, err) -> {
+    return (args, dir, h, env, out, err) -> {
       if (args.equals(List.of("block"))) {
         blocked.countDown();
         try {
