@@ -50,7 +50,13 @@ final class ServerEnvironment implements Environment {
     Instant deadline = Instant.now().plus(ServerProcess.START_TIMEOUT);
     while (true) {
       CommandLock commandLock = CommandLock.shared(home);
-      Optional<ServerInfo> server = running(home);
+      Optional<ServerInfo> server;
+      try {
+        server = running(home); // refuses an announcement that another user could have written
+      } catch (RuntimeException e) {
+        commandLock.close();
+        throw e;
+      }
       if (server.isPresent() && server.get().build() != ServerInfo.currentBuild()) {
         commandLock.close();
         System.err.println("snapds: the server of " + home + " runs an older build; restarting it");

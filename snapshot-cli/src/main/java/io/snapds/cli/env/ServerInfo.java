@@ -9,6 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.LinkOption;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.Optional;
@@ -49,8 +52,18 @@ public record ServerInfo(long pid, Instant processStart, int zookeeperPort, long
     return newest;
   }
 
-  /** The announced server, if the file is there and complete. */
+  /**
+   * The announced server, if the file is there and complete.
+   *
+   * @throws EnvironmentException if the file is there but not to be trusted ({@link #distrust})
+   */
   static Optional<ServerInfo> read(Path home) {
+    Optional<String> why = distrust(home);
+    if (why.isPresent()) {
+      throw new EnvironmentException("not trusting the server announced in " + home.resolve(FILE) + ": " + why.get()
+          + " (only the user's own server writes it, mode 600, in a home other users cannot write in; "
+          + "if the file is yours, delete it)");
+    }
     Properties p = new Properties();
     try (Reader in = Files.newBufferedReader(home.resolve(FILE), StandardCharsets.UTF_8)) {
       p.load(in);
@@ -91,6 +104,46 @@ public record ServerInfo(long pid, Instant processStart, int zookeeperPort, long
     }
   }
 
+  /**
+   * Why {@code server.properties} of {@code home} could have been written by someone other than
+   * this user's server, if it could: the file or the home belongs to another user, the file is a
+   * link or readable by others, or others may write in the home (and so replace the file). Whoever
+   * could write it would receive the commands' arguments and could forge their output. Empty when
+   * there is no file, or the file system has no POSIX owners and modes to check.
+   */
+  static Optional<String> distrust(Path home) {
+    Path file = home.resolve(FILE);
+    try {
+      String me = ProcessHandle.current().info().user().orElse(System.getProperty("user.name"));
+      PosixFileAttributes dir = Files.readAttributes(home, PosixFileAttributes.class);
+      if (!dir.owner().getName().equals(me)) {
+        return Optional.of(home + " belongs to " + dir.owner().getName() + ", not to " + me);
+      }
+      if (dir.permissions().contains(PosixFilePermission.OTHERS_WRITE)) {
+        return Optional.of("other users may write in " + home + " (" + PosixFilePermissions.toString(dir.permissions())
+            + ")");
+      }
+      PosixFileAttributes attrs = Files.readAttributes(file, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      if (!attrs.isRegularFile()) {
+        return Optional.of("it is not a regular file");
+      }
+      if (!attrs.owner().getName().equals(me)) {
+        return Optional.of("it belongs to " + attrs.owner().getName() + ", not to " + me);
+      }
+      if (!attrs.permissions().equals(java.util.EnumSet.of(PosixFilePermission.OWNER_READ,
+          PosixFilePermission.OWNER_WRITE))) {
+        return Optional.of("its mode is " + PosixFilePermissions.toString(attrs.permissions()) + ", not rw-------");
+      }
+      return Optional.empty();
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (UnsupportedOperationException e) {
+      return Optional.empty(); // no POSIX file system: nothing to check
+    } catch (IOException e) {
+      return Optional.of("cannot read its owner and mode: " + e.getMessage());
+    }
+  }
+
   static void delete(Path home) {
     try {
       Files.deleteIfExists(home.resolve(FILE));
@@ -99,10 +152,24 @@ public record ServerInfo(long pid, Instant processStart, int zookeeperPort, long
     }
   }
 
-  /** The server's process, if it still runs (same pid and the same start time). */
+  /**
+   * The server's process, if it still runs: the same pid and start time, this user's, and running
+   * {@code io.snapds.cli.Main server run} (where the system tells the command line).
+   */
   public Optional<ProcessHandle> process() {
     return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
-        .filter(h -> h.info().startInstant().map(processStart::equals).orElse(true));
+        .filter(h -> h.info().startInstant().map(processStart::equals).orElse(true))
+        .filter(h -> h.info().user().equals(ProcessHandle.current().info().user()))
+        .filter(h -> h.info().arguments().map(ServerInfo::runsServer).orElse(true));
+  }
+
+  private static boolean runsServer(String[] args) {
+    for (int i = 0; i + 2 < args.length; i++) {
+      if (args[i].equals("io.snapds.cli.Main") && args[i + 1].equals("server") && args[i + 2].equals("run")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public String zookeeperQuorum() {
