@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Before the token nothing is spent on a connection: it is read by one of a few handshake
  * threads (a bounded queue behind them; past it a connection is closed at once), within
- * {@value #DEFAULT_HANDSHAKE_TIMEOUT_MS} ms in all ({@link #HANDSHAKE_TIMEOUT_MS}) and at most 64 bytes,
+ * {@value #DEFAULT_HANDSHAKE_TIMEOUT_MS} ms in all ({@link #HANDSHAKE_TIMEOUT_MS}) and no longer than the token,
  * and only a connection with the right token counts as a running command (which keeps the server
  * from idling out) and gets a thread of its own.
  */
@@ -65,8 +65,6 @@ public final class CommandService implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CommandService.class);
   private static final int MAX_ARGS = 1_000;
   private static final int MAX_STRING = 1 << 20;
-  /** The token is 32 hex characters; a longer first string is not read further. */
-  private static final int MAX_TOKEN = 64;
   /**
    * How long a connection may take to send its token and its command line, in milliseconds (the
    * launcher sends them at once): a connection that sends nothing is closed then.
@@ -170,7 +168,8 @@ public final class CommandService implements AutoCloseable {
   private record Request(Path clientDir, Path clientHome, List<String> args) {}
 
   /**
-   * Reads the token, within the handshake timeout and at most {@link #MAX_TOKEN} bytes, then the
+   * Reads the token, within the handshake timeout and no more bytes than the token has (32 hex
+   * characters; a longer first string is not read further), then the
    * command line; only a connection with the right token counts as a command and gets a thread of
    * its own. Anything else is closed here.
    */
@@ -180,7 +179,7 @@ public final class CommandService implements AutoCloseable {
       InputStream in = new BufferedInputStream(new DeadlineInput(client, System.nanoTime()
           + TimeUnit.MILLISECONDS.toNanos(handshakeTimeoutMs)));
       if (!MessageDigest.isEqual(token.getBytes(StandardCharsets.UTF_8),
-          readString(in, MAX_TOKEN).getBytes(StandardCharsets.UTF_8))) {
+          readString(in, token.length()).getBytes(StandardCharsets.UTF_8))) {
         LOG.warn("refused a command connection with a wrong token");
         closeQuietly(client);
         return;

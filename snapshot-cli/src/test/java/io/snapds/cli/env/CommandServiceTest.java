@@ -102,9 +102,29 @@ class CommandServiceTest {
       try {
         out.write(mebibyte);
       } catch (IOException closedMeanwhile) {
-        // the server closed it after 64 bytes: what this test wants
+        // the server closed it after the token's length: what this test wants
       }
       assertEquals(-1, readOrTimeOut(big));
+    }
+  }
+
+  @Test
+  void nothingPastTheTokensLengthIsReadBeforeTheToken() throws Exception {
+    System.setProperty(CommandService.HANDSHAKE_TIMEOUT_MS, "600000"); // no timeout ends this one
+    CommandService patient;
+    try {
+      patient = CommandService.start(home.toAbsolutePath().normalize(), null,
+          runner(new CountDownLatch(1), new CountDownLatch(1)));
+    } finally {
+      System.setProperty(CommandService.HANDSHAKE_TIMEOUT_MS, "300");
+    }
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), patient.port())) {
+      // one byte more than a token, and no end of the string yet
+      s.getOutputStream().write("a".repeat(patient.token().length() + 1).getBytes(StandardCharsets.US_ASCII));
+      s.getOutputStream().flush();
+      assertEquals(-1, readOrTimeOut(s), "the server closes a first string longer than the token");
+    } finally {
+      patient.close();
     }
   }
 
