@@ -3,19 +3,15 @@ package io.snapds.dataset;
 import static com.google.common.base.Preconditions.checkNotNull;
 import static com.google.common.base.Preconditions.checkState;
 
+import io.snapds.dataset.read.ChangeMerge;
+import io.snapds.dataset.read.DiffRead;
 import io.snapds.dataset.read.SnapshotSelector;
-import io.snapds.dataset.schema.Field;
-import io.snapds.dataset.schema.Schema;
 import io.snapds.dataset.schema.SchemaException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.Optional;
-import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellUtil;
-import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * A diff of two snapshots: a merge of two sorted scans, one of each snapshot's key range, each
@@ -43,17 +39,8 @@ final class SnapshotDiff implements DiffScanner {
   private final List<AutoCloseable> held; // the pins' keepers
   private final RowScanner fromRows;
   private final RowScanner toRows;
-  private final Iterator<SnapshotRow> before;
-  private final Iterator<SnapshotRow> after;
-  private final int beforePrefix;
-  private final int afterPrefix;
+  private final ChangeMerge merge;
   private final long limit;
-  private SnapshotRow a;
-  private SnapshotRow b;
-  private long added;
-  private long removed;
-  private long changed;
-  private long unchanged;
   private boolean iterated;
   private boolean closed;
 
@@ -64,10 +51,10 @@ final class SnapshotDiff implements DiffScanner {
     this.held = held;
     this.fromRows = fromRows;
     this.toRows = toRows;
-    this.before = fromRows.iterator();
-    this.after = toRows.iterator();
-    this.beforePrefix = fromKeys.prefixLength();
-    this.afterPrefix = toKeys.prefixLength();
+    Iterator<SnapshotRow> before = fromRows.iterator();
+    Iterator<SnapshotRow> after = toRows.iterator();
+    this.merge = new ChangeMerge(() -> before.hasNext() ? before.next() : null, fromKeys.prefixLength(),
+        () -> after.hasNext() ? after.next() : null, toKeys.prefixLength());
     this.limit = limit;
   }
 
@@ -97,7 +84,7 @@ final class SnapshotDiff implements DiffScanner {
       // a pin taken after cleanup began deleting protects nothing: refuse now rather than at the end
       new CleanedCheck(ops.locks(), ops.connection(), ops.id(), fromKeys.id(), PIN_LAPSED).verify();
       new CleanedCheck(ops.locks(), ops.connection(), ops.id(), toKeys.id(), PIN_LAPSED).verify();
-      requireComparable(ops.id(), fromKeys.id(), toKeys.id(), reads.read(view -> List.of(
+      DiffRead.requireComparable(ops.id(), fromKeys.id(), toKeys.id(), reads.read(view -> List.of(
           DatasetSchemas.ofSnapshot(view, ops.id(), fromKeys.id()),
           DatasetSchemas.ofSnapshot(view, ops.id(), toKeys.id()))), scan);
       RowScan sides = scan.limit(0); // the limit counts changes, not the rows of either side
@@ -124,44 +111,6 @@ final class SnapshotDiff implements DiffScanner {
   private static FixedSnapshotReader reader(OperationsContext ops, SnapshotKeys keys) {
     return new FixedSnapshotReader(ops.data(), keys, new CleanedCheck(ops.locks(), ops.connection(), ops.id(),
         keys.id(), PIN_LAPSED));
-  }
-
-  /**
-   * Cells compare across two schemas when no field has, in the other, the same id under another
-   * name or with another type (a rename or a widening, which store the same value as other bytes):
-   * fields added or dropped between them are fine (a value that appears or goes is a change).
-   * Only the fields the scan projects count. Schema-less snapshots compare as bytes.
-   *
-   * @throws SchemaException naming the first field that does not compare
-   */
-  static void requireComparable(DatasetId dataset, SnapshotId from, SnapshotId to, List<Optional<Schema>> schemas,
-      RowScan scan) {
-    Optional<Schema> a = schemas.get(0);
-    Optional<Schema> b = schemas.get(1);
-    if (a.isEmpty() || b.isEmpty() || a.get().equals(b.get())) {
-      return;
-    }
-    for (Field f : a.get().fields()) {
-      Optional<Field> g = b.get().findField(f.id());
-      if (f.isKey() || g.isEmpty() || g.get().name().equals(f.name()) && g.get().type().equals(f.type())) {
-        continue; // a key field's encoding is its type's, and key types never change
-      }
-      if (projected(scan, f.name()) || projected(scan, g.get().name())) {
-        throw new SchemaException(f.name(), "cannot diff snapshot " + from + " and " + to + " of " + dataset
-            + ": field '" + f.name() + "' (" + f.type() + ") of " + from + " is '" + g.get().name() + "' ("
-            + g.get().type() + ") in " + to + ", so the same values are stored as other cells and every row would"
-            + " compare changed; leave the field out of the diff's columns, or decode both snapshots and compare"
-            + " the records");
-      }
-    }
-  }
-
-  private static boolean projected(RowScan scan, String field) {
-    if (scan.columns().isEmpty()) {
-      return true;
-    }
-    byte[] q = Bytes.toBytes(field);
-    return scan.columns().stream().anyMatch(c -> c.qualifier() == null || Bytes.equals(c.qualifier(), q));
   }
 
   @Override
@@ -208,85 +157,31 @@ final class SnapshotDiff implements DiffScanner {
     while (advance(false) != null) {
       // counted in advance
     }
-    return new DiffSummary(from, to, added, removed, changed, unchanged);
+    return new DiffSummary(from, to, merge.added(), merge.removed(), merge.changed(), merge.unchanged());
   }
 
   /**
    * The next change in key order (a placeholder when {@code build} is false), or null at the end
-   * (or the limit), when both scanners are closed and the pins released. Each step takes the
-   * smaller key of the two current rows; equal keys are compared cell by cell.
+   * (or the limit), when both scanners are closed and the pins released ({@link ChangeMerge}).
    */
   private RowChange advance(boolean build) {
     if (closed) {
       return null;
     }
-    if (limit > 0 && added + removed + changed >= limit) {
+    if (limit > 0 && merge.changes() >= limit) {
       close();
       return null;
     }
-    while (true) {
-      if (a == null && before.hasNext()) {
-        a = before.next();
-      }
-      if (b == null && after.hasNext()) {
-        b = after.next();
-      }
-      if (a == null && b == null) {
-        close();
-        return null;
-      }
-      int cmp = a == null ? 1 : b == null ? -1 : compareKeys(a, beforePrefix, b, afterPrefix);
-      if (cmp < 0) {
-        removed++;
-        RowChange c = build ? RowChange.removed(a) : PLACEHOLDER;
-        a = null;
-        return c;
-      }
-      if (cmp > 0) {
-        added++;
-        RowChange c = build ? RowChange.added(b) : PLACEHOLDER;
-        b = null;
-        return c;
-      }
-      boolean same = sameCells(a, b);
-      SnapshotRow oldRow = a;
-      SnapshotRow newRow = b;
-      a = null;
-      b = null;
-      if (!same) {
-        changed++;
-        return build ? RowChange.changed(oldRow, newRow) : PLACEHOLDER;
-      }
-      unchanged++;
+    RowChange c;
+    try {
+      c = merge.next(build);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e); // the sides are iterators: they throw no checked exception
     }
-  }
-
-  private static final RowChange PLACEHOLDER = RowChange.added(new SnapshotRow(new byte[] {0},
-      new java.util.TreeMap<>(Bytes.BYTES_COMPARATOR)));
-
-  /** Compares the user keys of two stored rows without copying them (the prefixes may differ in length). */
-  static int compareKeys(SnapshotRow x, int xPrefix, SnapshotRow y, int yPrefix) {
-    Cell cx = x.cells().get(0);
-    Cell cy = y.cells().get(0);
-    return Bytes.compareTo(cx.getRowArray(), cx.getRowOffset() + xPrefix, cx.getRowLength() - xPrefix,
-        cy.getRowArray(), cy.getRowOffset() + yPrefix, cy.getRowLength() - yPrefix);
-  }
-
-  /** Same columns with the same values, in HBase's order (timestamps are not compared). */
-  static boolean sameCells(SnapshotRow x, SnapshotRow y) {
-    List<Cell> cx = x.cells();
-    List<Cell> cy = y.cells();
-    if (cx.size() != cy.size()) {
-      return false;
+    if (c == null) {
+      close();
     }
-    for (int i = 0; i < cx.size(); i++) {
-      Cell p = cx.get(i);
-      Cell q = cy.get(i);
-      if (!CellUtil.matchingFamily(p, q) || !CellUtil.matchingQualifier(p, q) || !CellUtil.matchingValue(p, q)) {
-        return false;
-      }
-    }
-    return true;
+    return c;
   }
 
   /**

@@ -590,6 +590,10 @@ public final class ProtocolSimulation {
     io.snapds.dataset.read.SnapshotSelector from = selector(r);
     io.snapds.dataset.read.SnapshotSelector to = selector(r);
     RowScan scan = RowScan.all().caching(1 + r.nextInt(20));
+    if (r.nextInt(3) == 0) {
+      splitDiff(ds, from, to, scan, r);
+      return;
+    }
     Instant pinnedUntil = clock.instant().plus(Duration.ofMinutes(10)).minusSeconds(5);
     long truncates = truncateMark();
     try (io.snapds.dataset.DiffScanner diff = ds.diff(from, to, scan)) {
@@ -616,6 +620,60 @@ public final class ProtocolSimulation {
         model.violation("a diff whose pins had not lapsed was cut short: " + e.getMessage());
       }
       throw e;
+    }
+  }
+
+  /**
+   * A diff as an engine's job runs it ({@link io.snapds.dataset.read.DiffRead}): both snapshots
+   * pinned, the key range cut where a region of either begins, each split's two sides merged by a
+   * {@link io.snapds.dataset.read.DiffSplitReader} (regions may split and merge between splits, and
+   * the pins are renewed between them). The changes of all splits, in order, must be the model's
+   * diff of the two snapshots, as the Java API's diff must.
+   */
+  private void splitDiff(SnapshotDataset ds, io.snapds.dataset.read.SnapshotSelector from,
+      io.snapds.dataset.read.SnapshotSelector to, RowScan scan, Random r) {
+    long truncates = truncateMark();
+    try (io.snapds.dataset.read.DiffRead read = io.snapds.dataset.read.DiffRead.pin(connection, ds, from, to,
+        Thread.currentThread().getName(), Duration.ofMinutes(30))) {
+      if (from.isCurrent()) {
+        model.mustHaveBeenCurrent("split diff", read.before().snapshotId());
+      }
+      if (to.isCurrent()) {
+        model.mustHaveBeenCurrent("split diff", read.after().snapshotId());
+      }
+      if (faults.contains(Fault.REGION_CHANGES)) {
+        // a region start inside either snapshot's range, so that the plan has pieces to align
+        splitInside(ds.id().dataTable(), r.nextBoolean() ? read.before().keys() : read.after().keys(), r);
+      }
+      List<String> changes = new ArrayList<>();
+      try {
+        for (io.snapds.dataset.read.DiffSplit split : read.planSplits(scan)) {
+          if (r.nextInt(4) == 0) {
+            read.renew();
+          }
+          scheduler.yieldPoint("split diff between splits");
+          try (io.snapds.dataset.read.DiffSplitReader reader = io.snapds.dataset.read.DiffSplitReader.open(connection,
+              split, scan, "run the diff again")) {
+            while (reader.next()) {
+              io.snapds.dataset.RowChange c = reader.change();
+              changes.add(c.kind() + " " + c.keyAsString() + " " + c.before().map(ProtocolSimulation::value).orElse("-")
+                  + " -> " + c.after().map(ProtocolSimulation::value).orElse("-"));
+            }
+          }
+        }
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      } catch (io.snapds.dataset.SnapshotCleanedException e) {
+        Instant lapse = read.before().pin().orElseThrow().expiresAt();
+        Instant other = read.after().pin().orElseThrow().expiresAt();
+        if (clock.instant().isBefore((lapse.isBefore(other) ? lapse : other).minusSeconds(5))
+            && truncates == truncatesBegun) {
+          model.violation("a split diff whose pins had not lapsed was cut short: " + e.getMessage());
+        }
+        throw e;
+      }
+      model.diffed(read.before().snapshotId(), read.after().snapshotId(), changes);
+      count("split diffs");
     }
   }
 
@@ -1015,6 +1073,22 @@ public final class ProtocolSimulation {
       } catch (SnapshotDatasetException e) {
         count("cleaner error: " + e.getClass().getSimpleName());
       }
+    }
+  }
+
+  /** Splits the data table at a random key of {@code snapshot}'s range (a region change fault). */
+  private void splitInside(TableName table, SnapshotKeys snapshot, Random r) {
+    byte[] point = snapshot.rowKey(Bytes.toBytes("k" + r.nextInt(KEYS)));
+    try (Admin admin = connection.getAdmin(); RegionLocator locator = connection.getRegionLocator(table)) {
+      HRegionLocation at = locator.getRegionLocation(point, true);
+      if (!Bytes.equals(at.getRegion().getStartKey(), point)) {
+        admin.splitRegionAsync(at.getRegion().getRegionName(), point).get(1, TimeUnit.MINUTES);
+        count("region splits inside a diffed snapshot");
+      }
+    } catch (java.io.IOException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      count("region changes refused");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
