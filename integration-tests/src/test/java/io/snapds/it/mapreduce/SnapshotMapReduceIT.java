@@ -42,7 +42,6 @@ import io.snapds.dataset.schema.Type;
 import io.snapds.dataset.testing.GoldenRecords;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
-import io.snapds.dataset.testing.MiniClusterTxClientFactory;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -52,16 +51,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.mapred.JobConf;
@@ -123,13 +118,7 @@ class SnapshotMapReduceIT {
     job.setOutputFormatClass(NullOutputFormat.class);
     job.setNumReduceTasks(0);
     PausingMapper.reset();
-    CompletableFuture<Boolean> run = CompletableFuture.supplyAsync(() -> {
-      try {
-        return SnapshotMapReduceUtil.runJob(job, false);
-      } catch (Exception e) {
-        throw new CompletionException(e);
-      }
-    });
+    CompletableFuture<Boolean> run = Jobs.runAsync(job);
 
     assertTrue(PausingMapper.firstRow.await(2, TimeUnit.MINUTES), "the mapper never got a row");
     publish(a, "two", 10);
@@ -869,11 +858,7 @@ class SnapshotMapReduceIT {
   // ---- helpers ----
 
   private Job newJob(String name) throws IOException {
-    Configuration conf = new Configuration(cluster.configuration());
-    conf.set("mapreduce.framework.name", "local");
-    conf.setInt("mapreduce.client.completion.pollinterval", 50); // default 5 s per job
-    conf.set(JobDatasets.TX_CLIENT_FACTORY, MiniClusterTxClientFactory.class.getName());
-    return Job.getInstance(conf, name);
+    return Jobs.newJob(cluster, name);
   }
 
   private SnapshotDataset create(String prefix) {
@@ -943,13 +928,7 @@ class SnapshotMapReduceIT {
   }
 
   private void splitAt(TableName table, byte[] point) throws Exception {
-    Connection connection = cluster.connection();
-    try (Admin admin = connection.getAdmin(); RegionLocator locator = connection.getRegionLocator(table)) {
-      int before = locator.getAllRegionLocations().size();
-      byte[] region = locator.getRegionLocation(point, true).getRegion().getRegionName();
-      admin.splitRegionAsync(region, point).get(2, TimeUnit.MINUTES);
-      assertEquals(before + 1, locator.getAllRegionLocations().size());
-    }
+    Jobs.splitAt(cluster, table, point);
   }
 
 }
