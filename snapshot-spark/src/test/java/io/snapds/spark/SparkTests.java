@@ -1,0 +1,80 @@
+package io.snapds.spark;
+
+import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.DatasetProperties;
+import io.snapds.dataset.RowScan;
+import io.snapds.dataset.RowScanner;
+import io.snapds.dataset.SnapshotDataset;
+import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotRow;
+import io.snapds.dataset.SnapshotWriter;
+import io.snapds.dataset.schema.RowCodec;
+import io.snapds.dataset.schema.Schema;
+import io.snapds.dataset.schema.SchemaRecord;
+import io.snapds.dataset.testing.MiniCluster;
+import io.snapds.dataset.testing.MiniClusterTxClientFactory;
+import io.snapds.dataset.tx.JobDatasets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The test JVM's one Spark session ({@code local[2,3]}: two task threads, a task tried up to three
+ * times), configured to reach the shared mini cluster and its transaction manager through
+ * {@code spark.hadoop.*}, as a cluster's site files would; and helpers that write and read
+ * through the core's Java API.
+ */
+final class SparkTests {
+  private static SparkSession session;
+
+  private SparkTests() {}
+
+  static synchronized SparkSession spark(MiniCluster cluster) {
+    if (session == null) {
+      Configuration c = cluster.configuration();
+      SparkSession.Builder b = SparkSession.builder().master("local[2,3]").appName("snapds-spark-test")
+          .config("spark.ui.enabled", "false")
+          .config("spark.sql.shuffle.partitions", "2")
+          .config("spark.sql.datetime.java8API.enabled", "true")
+          .config("spark.sql.catalog.snapds", SnapshotCatalog.class.getName())
+          .config("spark.hadoop.hbase.zookeeper.quorum", c.get("hbase.zookeeper.quorum"))
+          .config("spark.hadoop.hbase.zookeeper.property.clientPort", c.get("hbase.zookeeper.property.clientPort"))
+          .config("spark.hadoop.zookeeper.znode.parent", c.get("zookeeper.znode.parent", "/hbase"))
+          .config("spark.hadoop.hbase.client.pause", c.get("hbase.client.pause"))
+          .config("spark.hadoop." + JobDatasets.TX_CLIENT_FACTORY, MiniClusterTxClientFactory.class.getName());
+      session = b.getOrCreate();
+    }
+    return session;
+  }
+
+  static SnapshotDataset create(MiniCluster cluster, DatasetId id, String schemaText) {
+    SnapshotDataset ds = cluster.datasets().create(id, DatasetProperties.defaults());
+    ds.setSchema(Schema.parse(schemaText));
+    return ds;
+  }
+
+  /** Publishes these records as a new snapshot through the Java API. */
+  static SnapshotId writeJava(SnapshotDataset ds, List<Map<String, Object>> records) {
+    RowCodec codec = new RowCodec(ds.schema().orElseThrow(), ds.properties().families().get(0));
+    try (SnapshotWriter w = ds.newSnapshot().owner("java-test").begin()) {
+      for (Map<String, Object> r : records) {
+        w.put(codec.encode(r));
+      }
+      return w.commit().id();
+    }
+  }
+
+  /** The records of {@code snapshot}, in key order, through the Java API. */
+  static List<SchemaRecord> readJava(SnapshotDataset ds, SnapshotId snapshot) {
+    RowCodec codec = new RowCodec(ds.schema(snapshot).orElseThrow(), ds.properties().families().get(0));
+    List<SchemaRecord> out = new ArrayList<>();
+    try (RowScanner rows = ds.readSnapshot(snapshot).scan(RowScan.all())) {
+      for (SnapshotRow row : rows) {
+        out.add(codec.decode(row));
+      }
+    }
+    return out;
+  }
+}
