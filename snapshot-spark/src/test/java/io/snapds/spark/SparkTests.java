@@ -38,6 +38,7 @@ final class SparkTests {
           .config("spark.ui.enabled", "false")
           .config("spark.sql.shuffle.partitions", "2")
           .config("spark.sql.datetime.java8API.enabled", "true")
+          .config("spark.sql.session.timeZone", "UTC")
           .config("spark.sql.catalog.snapds", SnapshotCatalog.class.getName())
           .config("spark.hadoop.hbase.zookeeper.quorum", c.get("hbase.zookeeper.quorum"))
           .config("spark.hadoop.hbase.zookeeper.property.clientPort", c.get("hbase.zookeeper.property.clientPort"))
@@ -50,7 +51,11 @@ final class SparkTests {
   }
 
   static SnapshotDataset create(MiniCluster cluster, DatasetId id, String schemaText) {
-    SnapshotDataset ds = cluster.datasets().create(id, DatasetProperties.defaults());
+    return create(cluster, id, schemaText, DatasetProperties.defaults());
+  }
+
+  static SnapshotDataset create(MiniCluster cluster, DatasetId id, String schemaText, DatasetProperties properties) {
+    SnapshotDataset ds = cluster.datasets().create(id, properties);
     ds.setSchema(Schema.parse(schemaText));
     return ds;
   }
@@ -63,6 +68,37 @@ final class SparkTests {
         w.put(codec.encode(r));
       }
       return w.commit().id();
+    }
+  }
+
+  /** The scans of a query's executed plan (run it first). */
+  static List<org.apache.spark.sql.execution.datasources.v2.BatchScanExec> scans(
+      org.apache.spark.sql.Dataset<?> df) {
+    List<org.apache.spark.sql.execution.datasources.v2.BatchScanExec> out = new ArrayList<>();
+    org.apache.spark.sql.execution.SparkPlan plan = df.queryExecution().executedPlan();
+    if (plan instanceof org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec a) {
+      plan = a.executedPlan();
+    }
+    for (org.apache.spark.sql.execution.SparkPlan leaf : scala.jdk.javaapi.CollectionConverters.asJava(
+        plan.collectLeaves())) {
+      if (leaf instanceof org.apache.spark.sql.execution.datasources.v2.BatchScanExec b) {
+        out.add(b);
+      }
+    }
+    return out;
+  }
+
+  /** The rows the scan's tasks fetched from HBase (its custom metric). */
+  static long rowsFetched(org.apache.spark.sql.execution.datasources.v2.BatchScanExec scan) {
+    return scan.metrics().apply(SnapshotScan.ROWS_FETCHED).value();
+  }
+
+  /** Waits until the driver's listeners have seen every event posted so far (query ends release pins). */
+  static void drainListeners(SparkSession spark) {
+    try {
+      spark.sparkContext().listenerBus().waitUntilEmpty();
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException(e);
     }
   }
 
