@@ -98,8 +98,23 @@ public final class SnapshotCatalog implements TableCatalog, SupportsNamespaces {
         .toArray(Identifier[]::new));
   }
 
+  /** A dataset ({@code snapds.ns.ds}) or one of its metadata tables ({@code snapds.ns.ds.snapshots}, {@code .history}, {@code .tags}). */
   @Override
   public Table loadTable(Identifier ident) throws NoSuchTableException {
+    MetadataTable.Kind kind = MetadataTable.kind(ident.name());
+    if (ident.namespace().length == 2 && kind != null) {
+      DatasetId id;
+      try {
+        id = DatasetId.of(ident.namespace()[0], ident.namespace()[1]);
+      } catch (IllegalArgumentException e) {
+        throw new NoSuchTableException(ident);
+      }
+      try {
+        return MetadataTable.load(options(), id, kind);
+      } catch (DatasetNotFoundException e) {
+        throw new NoSuchTableException(ident);
+      }
+    }
     return load(ident, SnapshotSelector.current());
   }
 

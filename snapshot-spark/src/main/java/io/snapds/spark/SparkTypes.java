@@ -81,17 +81,20 @@ final class SparkTypes {
         throw new SchemaException(k, "key column '" + k + "' is not a column of " + struct.simpleString());
       }
     }
-    // key fields first, in key order: the order the row key holds them in
-    int id = 1;
-    for (String k : keys) {
-      fields.add(Field.key(id++, k, fromSpark(struct.apply(k))));
+    // a schema's key is its key fields in the order they appear: the columns keep their order
+    // when the key columns appear in it in key order, else the key columns come first
+    List<String> order = new ArrayList<>(List.of(struct.fieldNames()));
+    List<String> keyPositions = order.stream().filter(keys::contains).toList();
+    if (!keyPositions.equals(keys)) {
+      order.removeAll(keys);
+      order.addAll(0, keys);
     }
-    for (StructField f : struct.fields()) {
-      if (keys.contains(f.name())) {
-        continue;
-      }
+    int id = 1;
+    for (String name : order) {
+      StructField f = struct.apply(name);
       Type t = fromSpark(f);
-      fields.add(f.nullable() ? Field.optional(id++, f.name(), t) : Field.required(id++, f.name(), t));
+      fields.add(keys.contains(name) ? Field.key(id++, name, t)
+          : f.nullable() ? Field.optional(id++, name, t) : Field.required(id++, name, t));
     }
     return Schema.of(fields);
   }
