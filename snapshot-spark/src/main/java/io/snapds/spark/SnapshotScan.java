@@ -136,7 +136,11 @@ final class SnapshotScan implements Scan, Batch, SupportsReportStatistics {
     return new CustomMetric[] {new RowsFetched()};
   }
 
-  /** Rows the scan's tasks read from HBase: what the key ranges bound. */
+  /**
+   * Rows the scan's tasks read from HBase: what the key ranges bound. Public only because Spark
+   * makes it by reflection in the driver.
+   */
+  @org.apache.yetus.audience.InterfaceAudience.Private
   public static final class RowsFetched extends CustomSumMetric {
     @Override
     public String name() {
