@@ -87,32 +87,30 @@ final class SnapshotBatchWrite implements BatchWrite {
     }
   }
 
-  /** The snapshot this write began (or that its run id wrote before). */
-  synchronized Optional<io.snapds.dataset.SnapshotId> snapshotId() {
-    return writer == null ? Optional.empty() : Optional.of(writer.snapshotId());
-  }
-
+  /**
+   * Publishes (or stages). When this throws, Spark calls {@link #abort} next, and the writer is
+   * still here for it: it knows whether aborting is safe (never after a commit whose outcome is
+   * unknown).
+   */
   @Override
   public synchronized void commit(WriterCommitMessage[] messages) {
     if (writer == null) {
       return;
     }
-    try {
-      if (alreadyPublished.isPresent()) {
-        return;
-      }
-      long sent = 0;
-      for (WriterCommitMessage m : messages) {
-        sent += m instanceof SnapshotDataWriter.Sent s ? s.rows() : 0;
-      }
-      SparkContext sc = SparkContext.getOrCreate();
-      SnapshotWriter counted = writer.countStoredRows().summary("spark.app.id", sc.applicationId());
-      SnapshotInfo done = stage ? counted.stage() : counted.commit();
-      LOG.info("{} snapshot {} of {} with {} rows (the tasks sent {})", done.state(), done.id(), table.id(),
-          done.rowCount(), sent);
-    } finally {
-      release();
+    if (alreadyPublished.isPresent()) {
+      end();
+      return;
     }
+    long sent = 0;
+    for (WriterCommitMessage m : messages) {
+      sent += m instanceof SnapshotDataWriter.Sent s ? s.rows() : 0;
+    }
+    SparkContext sc = SparkContext.getOrCreate();
+    SnapshotWriter counted = writer.countStoredRows().summary("spark.app.id", sc.applicationId());
+    SnapshotInfo done = stage ? counted.stage() : counted.commit();
+    LOG.info("{} snapshot {} of {} with {} rows (the tasks sent {})", done.state(), done.id(), table.id(),
+        done.rowCount(), sent);
+    end();
   }
 
   @Override
@@ -128,6 +126,16 @@ final class SnapshotBatchWrite implements BatchWrite {
     } catch (SnapshotNotAvailableException e) {
       LOG.info("snapshot {} of {} was not building any more: {}", writer.snapshotId(), table.id(), e.getMessage());
     } finally {
+      end();
+    }
+  }
+
+  /** Closes the writer (after a commit or an abort it changes nothing) and the connection. */
+  private void end() {
+    try {
+      writer.close();
+    } finally {
+      writer = null;
       release();
     }
   }
