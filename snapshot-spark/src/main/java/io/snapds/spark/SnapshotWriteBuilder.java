@@ -18,6 +18,8 @@ import org.apache.spark.sql.sources.Filter;
 final class SnapshotWriteBuilder implements WriteBuilder, SupportsTruncate, SupportsOverwrite {
   private final SnapshotTable table;
   private final LogicalWriteInfo info;
+  /** Whether Spark asked to replace every row (truncate, or overwrite where true). */
+  private boolean replacesAll;
 
   SnapshotWriteBuilder(SnapshotTable table, LogicalWriteInfo info) {
     this.table = table;
@@ -26,6 +28,7 @@ final class SnapshotWriteBuilder implements WriteBuilder, SupportsTruncate, Supp
 
   @Override
   public WriteBuilder truncate() {
+    replacesAll = true;
     return this;
   }
 
@@ -38,11 +41,21 @@ final class SnapshotWriteBuilder implements WriteBuilder, SupportsTruncate, Supp
             + " (mode(\"overwrite\"), overwrite(lit(true)), INSERT OVERWRITE) and give every row");
       }
     }
+    replacesAll = true;
     return this;
   }
 
+  /**
+   * @throws UnsupportedOperationException for an append (neither truncate nor overwrite asked):
+   *     the new snapshot would hold only the appended rows, so the dataset's other rows would vanish
+   */
   @Override
   public Write build() {
+    if (!replacesAll) {
+      throw new UnsupportedOperationException("cannot append to " + table.id() + ": a write replaces the whole"
+          + " dataset with a new snapshot holding only the rows written; write every row with mode(\"overwrite\")"
+          + " (INSERT OVERWRITE, overwrite(lit(true)))");
+    }
     return new Write() {
       @Override
       public String description() {

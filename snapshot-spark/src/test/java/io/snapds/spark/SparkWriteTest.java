@@ -127,6 +127,22 @@ class SparkWriteTest {
   }
 
   @Test
+  void anAppendIsRefusedAndChangesNothing() {
+    DatasetId id = MiniCluster.uniqueDataset("append");
+    try (SnapshotDataset ds = SparkTests.create(cluster, id, SCHEMA)) {
+      SnapshotId before = SparkTests.writeJava(ds, List.of(Map.of("id", 7L, "name", "n7", "score", 0)));
+      Exception e = assertThrows(Exception.class, () -> input(5, "id").write().format("snapds")
+          .option("dataset", id.toString()).mode("append").save());
+      assertTrue(String.valueOf(e.getMessage()).contains("cannot append"), String.valueOf(e));
+      Exception sql = assertThrows(Exception.class, () -> spark.sql("INSERT INTO snapds." + id.namespace() + "."
+          + id.name() + " SELECT 1L, 'n1', 1"));
+      assertTrue(String.valueOf(sql.getMessage()).contains("cannot append"), String.valueOf(sql));
+      assertEquals(before, ds.currentSnapshot().orElseThrow().id());
+      assertEquals(1, ds.snapshots().size(), "nothing begun: " + ds.snapshots());
+    }
+  }
+
+  @Test
   void aPartialOverwriteIsRefused() {
     DatasetId id = MiniCluster.uniqueDataset("partial");
     try (SnapshotDataset ds = SparkTests.create(cluster, id, SCHEMA)) {
