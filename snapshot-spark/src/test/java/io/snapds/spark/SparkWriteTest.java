@@ -152,4 +152,35 @@ class SparkWriteTest {
       assertTrue(ds.snapshots().isEmpty(), "nothing begun: " + ds.snapshots());
     }
   }
+
+  /**
+   * Issue 39 on Spark: write, audit, publish. With option {@code stage} the write records its
+   * snapshot STAGED on the current one: readable by version, never current, until it is published.
+   */
+  @Test
+  void aStagedWriteIsReadableByVersionAndBecomesCurrentOnlyWhenPublished() {
+    DatasetId id = MiniCluster.uniqueDataset("staged");
+    try (SnapshotDataset ds = SparkTests.create(cluster, id, SCHEMA)) {
+      SnapshotId before = SparkTests.writeJava(ds, List.of(Map.of("id", 7L, "name", "n7", "score", 0)));
+      input(40, "id").write().format("snapds").option("dataset", id.toString()).option("stage", "true")
+          .mode("overwrite").save();
+
+      assertEquals(before, ds.currentSnapshot().orElseThrow().id(), "a stage is not current");
+      List<SnapshotInfo> staged = ds.stagedSnapshots();
+      assertEquals(1, staged.size(), staged.toString());
+      SnapshotInfo stage = staged.get(0);
+      assertEquals(SnapshotState.STAGED, stage.state());
+      assertEquals(java.util.Optional.of(before), stage.parentId(), "staged on the current snapshot");
+      assertEquals(40, stage.rowCount());
+      assertRows(ds, stage.id(), 40);
+      assertEquals(40, spark.read().format("snapds").option("dataset", id.toString())
+          .option("version", stage.id().toString()).load().count(), "Spark reads the stage by version");
+      assertEquals(1, spark.read().format("snapds").option("dataset", id.toString()).load().count(),
+          "and the current snapshot otherwise");
+
+      ds.publish(stage.id());
+      assertEquals(stage.id(), ds.currentSnapshot().orElseThrow().id());
+      assertEquals(40, spark.read().format("snapds").option("dataset", id.toString()).load().count());
+    }
+  }
 }
