@@ -49,9 +49,12 @@ final class Cleanup {
   private final MetadataPruner pruner;
   private final RangeCleaner ranges;
   private final EmptyRegionMerger merger;
+  private final DatasetMetrics metrics;
 
   Cleanup(DatasetId dataset, MetadataStore store, DataTable data, LockTable locks,
-      TransactionSystemClient txClient, Clock clock, MetadataPruner pruner, int threads, EmptyRegionMerger merger) {
+      TransactionSystemClient txClient, Clock clock, MetadataPruner pruner, int threads, EmptyRegionMerger merger,
+      DatasetMetrics metrics) {
+    this.metrics = metrics;
     this.ranges = new RangeCleaner(dataset, store, data, threads, DELETE_BATCH);
     this.dataset = dataset;
     this.store = store;
@@ -114,12 +117,19 @@ final class Cleanup {
     List<SnapshotKeys> cleanedKeys = new ArrayList<>();
     Set<SnapshotId> withProgress = new HashSet<>();
     List<SnapshotId> deferred = new ArrayList<>();
+    // the backlog gauges: what this run's probe found still waiting, and for what (nothing read for it)
+    List<Map.Entry<DatasetMetrics.Waiting, Long>> waiting = new ArrayList<>();
     long rows = 0;
     for (SnapshotInfo s : probe.awaiting()) {
-      if (!needsCleanup(s) || s.cleanupFence() == 0) {
+      if (!needsCleanup(s)) {
         continue;
       }
-      if (eligible(s, probe.oldestReader(), locks.livePins(s.id()))) {
+      if (s.cleanupFence() == 0) {
+        waiting.add(Map.entry(DatasetMetrics.Waiting.FENCE, s.rowCount()));
+        continue;
+      }
+      int pins = locks.livePins(s.id());
+      if (eligible(s, probe.oldestReader(), pins)) {
         if (s.state() != SnapshotState.ABORTED) {
           // before the first delete: a reader that outlived its protection checks this mark
           // after reading, and fails instead of returning what is left (CleanedCheck)
@@ -134,8 +144,10 @@ final class Cleanup {
         }
       } else {
         deferred.add(s.id());
+        waiting.add(Map.entry(pins > 0 ? DatasetMetrics.Waiting.PIN : DatasetMetrics.Waiting.TRANSACTION, s.rowCount()));
       }
     }
+    metrics.backlog(waiting);
     if (!cleaned.isEmpty()) {
       untilNextRun("record cleanup", () -> store.updateDeferrable("record cleanup", view -> {
         // every commit writes the pointer row, so this one races each publish: its reads take one
@@ -153,7 +165,8 @@ final class Cleanup {
       }));
     }
     rows += sweep(cleanedKeys);
-    merger.run(cleanedKeys); // best effort: the regions no live snapshot holds any more become one
+    int merges = merger.run(cleanedKeys); // best effort: the regions no live snapshot holds any more become one
+    metrics.cleaned(cleaned.size(), rows, merges);
     List<Long> truncated = truncateInvalid(probe, cleaned);
     untilNextRun("trim the metadata", () -> pruner.run(probe.invalids()));
     forgetCleaningMarks();

@@ -59,7 +59,7 @@ final class DatasetReads implements TransactionAware {
     Optional<SnapshotId> current = txView.current(); // resolve the pin now: one row, the pointer
     if (transaction.getType() == TransactionType.LONG && current.isPresent()) {
       txPin = new ReaderPin(ops.locks(), id, ops.clock(), current.get(), "long-tx:" + transaction.getTransactionId(),
-          LONG_TX_PIN_TTL);
+          LONG_TX_PIN_TTL, ops.metrics().pinsHeld());
       requirePinHolds(transaction, current.get());
     }
   }
@@ -261,7 +261,7 @@ final class DatasetReads implements TransactionAware {
     checkNotNull(snapshot, "snapshot id must not be null");
     checkArgument(owner != null && !owner.isBlank(), "pin owner must not be empty");
     read(view -> readable(view, snapshot));
-    ReaderPin pin = new ReaderPin(ops.locks(), id, ops.clock(), snapshot, owner, ttl);
+    ReaderPin pin = new ReaderPin(ops.locks(), id, ops.clock(), snapshot, owner, ttl, ops.metrics().pinsHeld());
     // pin first, then check again: an expiry and cleanup between the first check and the pin
     // row would otherwise go unnoticed; after the pin row exists, cleanup leaves the rows alone
     try {
@@ -288,7 +288,7 @@ final class DatasetReads implements TransactionAware {
     checkArgument(owner != null && !owner.isBlank(), "pin owner must not be empty");
     SnapshotId current = currentId();
     for (int attempt = 1; attempt <= PIN_CURRENT_ATTEMPTS; attempt++) {
-      ReaderPin pin = new ReaderPin(ops.locks(), id, ops.clock(), current, owner, ttl);
+      ReaderPin pin = new ReaderPin(ops.locks(), id, ops.clock(), current, owner, ttl, ops.metrics().pinsHeld());
       SnapshotId now;
       try {
         now = currentId();

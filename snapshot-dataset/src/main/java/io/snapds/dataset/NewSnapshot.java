@@ -138,6 +138,7 @@ public final class NewSnapshot {
         begun.add(building);
         return Optional.empty();
       });
+      ops.metrics().fenced(fencedOut.size());
       for (SnapshotId stale : fencedOut) {
         // its building transaction may never end by itself: end it, so cleanup need not wait
         ops.txClient().invalidate(stale.value());

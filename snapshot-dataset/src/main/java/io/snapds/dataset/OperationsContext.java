@@ -3,6 +3,7 @@ package io.snapds.dataset;
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkState;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.snapds.dataset.lock.LockLease;
 import io.snapds.dataset.lock.LockTable;
 import io.snapds.dataset.store.CommitClock;
@@ -53,6 +54,7 @@ final class OperationsContext {
   private final Cleanup cleanup;
   /** The metadata format the dataset had when this process opened it ({@code format.version}). */
   private final int format;
+  private final DatasetMetrics metrics;
   /**
    * Key prefixes of snapshots this process has seen: a record's key number never changes once its
    * begin committed, so entries never go stale. Bounded: cleared when full.
@@ -62,7 +64,8 @@ final class OperationsContext {
 
   private OperationsContext(DatasetId id, DatasetProperties properties, int format, MetadataStore store,
       TransactionSystemClient txClient, Clock clock, Connection connection, DataTable data, LockTable locks,
-      Cleanup cleanup) {
+      Cleanup cleanup, DatasetMetrics metrics) {
+    this.metrics = metrics;
     this.format = format;
     this.id = id;
     this.properties = properties;
@@ -78,17 +81,19 @@ final class OperationsContext {
   /** The context of a dataset in HBase with its metadata in Tephra transactions. */
   static OperationsContext open(DatasetId id, DatasetProperties properties, int format, Connection connection,
       TransactionSystemClient txClient, Clock clock, CommitClock commitClock,
-      Function<TransactionSystemClient, ReadTransactions> readTxs) {
+      Function<TransactionSystemClient, ReadTransactions> readTxs, MeterRegistry registry) {
     // the transaction service's unchecked failures become typed errors naming this dataset
     TransactionSystemClient typed = TypedErrorsTxClient.wrap(id, txClient);
+    DatasetMetrics metrics = DatasetMetrics.of(registry, id);
     MetadataStore store = new HBaseMetadataStore(id, connection, typed, properties.commitRetries(), commitClock,
-        readTxs.apply(typed));
+        readTxs.apply(typed)).observedBy(metrics);
     DataTable data = new DataTable(connection, id.dataTable());
-    LockTable locks = new LockTable(connection, id.lockTable(), clock);
+    LockTable locks = new LockTable(connection, id.lockTable(), clock, metrics);
     Cleanup cleanup = new Cleanup(id, store, data, locks, typed, clock, new MetadataPruner(id, store, properties, locks),
         properties.cleanupThreads(),
-        new EmptyRegionMerger(id, store, connection, properties.mergeEmptyRegions(), Duration.ofMinutes(1)));
-    return new OperationsContext(id, properties, format, store, typed, clock, connection, data, locks, cleanup);
+        new EmptyRegionMerger(id, store, connection, properties.mergeEmptyRegions(), Duration.ofMinutes(1)), metrics);
+    return new OperationsContext(id, properties, format, store, typed, clock, connection, data, locks, cleanup,
+        metrics);
   }
 
   /**
@@ -97,7 +102,7 @@ final class OperationsContext {
    */
   static OperationsContext metadataOnly(DatasetId id, MetadataStore store, Clock clock) {
     return new OperationsContext(id, DatasetProperties.defaults(), PropertiesCodec.FORMAT_VERSION, store, null, clock,
-        null, null, null, null);
+        null, null, null, null, DatasetMetrics.NONE);
   }
 
   DatasetId id() {
@@ -152,6 +157,11 @@ final class OperationsContext {
 
   MetadataStore store() {
     return store;
+  }
+
+  /** Where this dataset's operations report their metrics. */
+  DatasetMetrics metrics() {
+    return metrics;
   }
 
   Clock clock() {
@@ -281,6 +291,7 @@ final class OperationsContext {
       }
       return revoked;
     });
+    metrics.fenced(aborted.size());
     for (SnapshotId s : aborted) {
       txClient().invalidate(s.value()); // its building transaction may never end by itself
     }

@@ -4,6 +4,8 @@ import io.snapds.dataset.lock.LockTable;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A reader's claim on one snapshot, recorded in the lock table: while it is live (not released,
@@ -19,8 +21,16 @@ public final class ReaderPin implements AutoCloseable {
   private final String owner;
   private final String pinId;
   private volatile Instant expires;
+  private final AtomicInteger held;
+  private final AtomicBoolean released = new AtomicBoolean();
 
   ReaderPin(LockTable locks, DatasetId dataset, Clock clock, SnapshotId snapshot, String owner, Duration ttl) {
+    this(locks, dataset, clock, snapshot, owner, ttl, new AtomicInteger());
+  }
+
+  /** {@code held}: the count of pins this process holds on the dataset (its metrics' gauge), moved by this pin. */
+  ReaderPin(LockTable locks, DatasetId dataset, Clock clock, SnapshotId snapshot, String owner, Duration ttl,
+      AtomicInteger held) {
     Durations.checkPositive(ttl, "pin time-to-live");
     this.locks = locks;
     this.dataset = dataset;
@@ -30,6 +40,8 @@ public final class ReaderPin implements AutoCloseable {
     Instant until = clock.instant().plus(ttl);
     this.pinId = locks.pin(snapshot, owner, until);
     this.expires = until;
+    this.held = held;
+    held.incrementAndGet();
   }
 
   public SnapshotId snapshotId() {
@@ -66,6 +78,9 @@ public final class ReaderPin implements AutoCloseable {
   /** Releases the pin; idempotent. */
   @Override
   public void close() {
+    if (released.compareAndSet(false, true)) {
+      held.decrementAndGet();
+    }
     locks.unpin(snapshot, pinId);
   }
 

@@ -94,6 +94,12 @@ public final class Relay {
     long[] state = store.read(view -> new long[] {view.deliveredPosition(name), view.lastEventSequence()});
     long from = state[0];
     long target = state[1];
+    RelayResult result = deliver(from, target);
+    ops.metrics().relayed(name, Math.max(0, target - from), result.undelivered());
+    return result;
+  }
+
+  private RelayResult deliver(long from, long target) {
     long at = from;
     while (at < target) {
       long after = at;

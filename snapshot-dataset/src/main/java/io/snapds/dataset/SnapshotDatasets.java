@@ -3,6 +3,7 @@ package io.snapds.dataset;
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.snapds.dataset.admin.CompositeDatasetAdmin;
 import io.snapds.dataset.store.CommitClock;
 import io.snapds.dataset.store.PropertiesCodec;
@@ -34,14 +35,17 @@ public final class SnapshotDatasets {
   private final CommitClock commitClock;
   private final Duration readReuse;
   private final LongSupplier nanoTime;
+  /** Empty: the process-wide {@link SnapshotMetrics#registry()}. */
+  private final MeterRegistry metrics;
 
   private SnapshotDatasets(Connection connection, TransactionSystemClient txClient, Clock clock,
       CommitClock commitClock) {
-    this(connection, txClient, clock, commitClock, Duration.ZERO, System::nanoTime);
+    this(connection, txClient, clock, commitClock, Duration.ZERO, System::nanoTime, null);
   }
 
   private SnapshotDatasets(Connection connection, TransactionSystemClient txClient, Clock clock,
-      CommitClock commitClock, Duration readReuse, LongSupplier nanoTime) {
+      CommitClock commitClock, Duration readReuse, LongSupplier nanoTime, MeterRegistry metrics) {
+    this.metrics = metrics;
     this.readReuse = readReuse;
     this.nanoTime = nanoTime;
     this.connection = checkNotNull(connection, "connection");
@@ -61,7 +65,7 @@ public final class SnapshotDatasets {
    * transaction manager's clock, which all writers share.
    */
   public SnapshotDatasets withClock(Clock clock) {
-    return new SnapshotDatasets(connection, txClient, clock, commitClock, readReuse, nanoTime);
+    return new SnapshotDatasets(connection, txClient, clock, commitClock, readReuse, nanoTime, metrics);
   }
 
   /**
@@ -70,7 +74,7 @@ public final class SnapshotDatasets {
    */
   public SnapshotDatasets withTestCommitClock(Clock clock) {
     return new SnapshotDatasets(connection, txClient, this.clock, CommitClock.of(
-        Clock.tick(checkNotNull(clock, "clock"), Duration.ofMillis(1))), readReuse, nanoTime);
+        Clock.tick(checkNotNull(clock, "clock"), Duration.ofMillis(1))), readReuse, nanoTime, metrics);
   }
 
   /**
@@ -93,7 +97,18 @@ public final class SnapshotDatasets {
     checkNotNull(window, "window");
     checkArgument(!window.isNegative() && window.compareTo(ReadTransactions.MAX_WINDOW) <= 0,
         "metadata read reuse window must be between 0 and %s, not %s", ReadTransactions.MAX_WINDOW, window);
-    return new SnapshotDatasets(connection, txClient, clock, commitClock, window, checkNotNull(nanoTime, "nanoTime"));
+    return new SnapshotDatasets(connection, txClient, clock, commitClock, window, checkNotNull(nanoTime, "nanoTime"),
+        metrics);
+  }
+
+  /**
+   * The same, with the datasets opened from it reporting their metrics to {@code registry} instead
+   * of the process-wide {@link SnapshotMetrics#registry()} (and its default JMX registry). The
+   * meters are listed in docs/operations.md; each carries the tag {@code dataset=namespace:name}.
+   */
+  public SnapshotDatasets withMetrics(MeterRegistry registry) {
+    return new SnapshotDatasets(connection, txClient, clock, commitClock, readReuse, nanoTime,
+        checkNotNull(registry, "registry"));
   }
 
   public Connection connection() {
@@ -155,7 +170,8 @@ public final class SnapshotDatasets {
       throw new MetadataFormatException(id, format, PropertiesCodec.MIN_FORMAT_VERSION);
     }
     return new SnapshotDataset(OperationsContext.open(id, admin.properties(), format, connection, txClient, clock, commitClock,
-        c -> readReuse.isZero() ? ReadTransactions.fresh(c) : ReadTransactions.reusing(c, readReuse, nanoTime)));
+        c -> readReuse.isZero() ? ReadTransactions.fresh(c) : ReadTransactions.reusing(c, readReuse, nanoTime),
+        metrics == null ? SnapshotMetrics.registry() : metrics));
   }
 
   /**

@@ -236,6 +236,7 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     if (alreadyPublished != null) {
       return alreadyPublished;
     }
+    long started = System.nanoTime();
     Publication publication = prepare(stage);
     Publication.Published published;
     try {
@@ -244,7 +245,11 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     } catch (RuntimeException e) {
       throw failed(e);
     }
-    return published(published);
+    SnapshotInfo done = published(published);
+    if (!stage) {
+      ops.metrics().published(System.nanoTime() - started);
+    }
+    return done;
   }
 
   /**

@@ -72,11 +72,18 @@ public final class LockTable {
   private final Connection connection;
   private final TableName name;
   private final Clock clock;
+  private final LockObserver observer;
 
   public LockTable(Connection connection, TableName name, Clock clock) {
+    this(connection, name, clock, LockObserver.NONE);
+  }
+
+  /** The same, telling {@code observer} of lock waits and takeovers (the dataset's metrics). */
+  public LockTable(Connection connection, TableName name, Clock clock, LockObserver observer) {
     this.connection = connection;
     this.name = name;
     this.clock = clock;
+    this.observer = observer == null ? LockObserver.NONE : observer;
   }
 
   /**
@@ -128,6 +135,8 @@ public final class LockTable {
     }
     put(new Put(waiterRow).addColumn(FAMILY, EXPIRES, Bytes.toBytes(
         clock.millis() + settings.acquireTimeout().toMillis() + settings.leaseDuration().toMillis())));
+    long waitStarted = System.nanoTime();
+    boolean got = false;
     try {
       RetryPolicy<Optional<LockLease>> poll = RetryPolicy.<Optional<LockLease>>builder()
           .handleResultIf(Optional::isEmpty)
@@ -138,11 +147,13 @@ public final class LockTable {
           .build();
       Optional<LockLease> lease = Failsafe.with(poll)
           .get(() -> tryAcquire(lockName, owner, settings.leaseDuration(), floor));
+      got = lease.isPresent();
       return lease.orElseThrow(
           () -> new LockTimeoutException(lockName, settings.acquireTimeout(), holder(lockName)));
     } catch (FailsafeException e) {
       throw StorageErrors.translate(name, "wait for lock '" + lockName + "'", e.getCause());
     } finally {
+      observer.waited(System.nanoTime() - waitStarted, got);
       delete(new Delete(waiterRow));
     }
   }
@@ -179,6 +190,7 @@ public final class LockTable {
     if (checkAndMutate(cam)) {
       if (lastToken > 0 && observedExpiry != null && Bytes.toLong(observedExpiry) > 0) {
         LOG.warn("lock '{}': took over an expired lease (token {}) for '{}'", lockName, lastToken, owner);
+        observer.tookOver();
       }
       return Optional.of(granted);
     }

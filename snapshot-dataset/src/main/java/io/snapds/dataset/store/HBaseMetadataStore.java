@@ -63,6 +63,7 @@ public final class HBaseMetadataStore implements MetadataStore {
   private final LongAdder bytesRead = new LongAdder();
   private final LongAdder readCalls = new LongAdder();
   private final LongAdder deletesSent = new LongAdder();
+  private volatile CommitObserver observer = CommitObserver.NONE;
 
   public HBaseMetadataStore(DatasetId dataset, Connection connection, TransactionSystemClient txClient,
       int retries, CommitClock clock) {
@@ -90,6 +91,12 @@ public final class HBaseMetadataStore implements MetadataStore {
         .withBackoff(CommitBudget.FIRST_BACKOFF, maxBackoff)
         .withJitter(CommitBudget.JITTER)
         .build();
+  }
+
+  /** Tells {@code observer} of every commit of this store from now on (the dataset's metrics). */
+  public HBaseMetadataStore observedBy(CommitObserver observer) {
+    this.observer = observer == null ? CommitObserver.NONE : observer;
+    return this;
   }
 
   @Override
@@ -189,8 +196,16 @@ public final class HBaseMetadataStore implements MetadataStore {
   private static List<Object> updateTogether(String operation, List<Member<?>> members, RetryPolicy<Object> budget) {
     DatasetId first = members.get(0).store().dataset;
     String what = members.size() == 1 ? operation + " on " + first : operation;
+    long started = System.nanoTime();
+    int[] attempts = {0};
+    boolean committed = false;
     try {
-      return Failsafe.with(budget).get(() -> attemptTogether(operation, members));
+      List<Object> results = Failsafe.with(budget).get(() -> {
+        attempts[0]++;
+        return attemptTogether(operation, members);
+      });
+      committed = true;
+      return results;
     } catch (AccessDeniedException e) {
       // every metadata change needs the writer role, whichever of its reads or writes was refused first
       throw e.within(operation, DatasetRole.WRITER);
@@ -205,6 +220,10 @@ public final class HBaseMetadataStore implements MetadataStore {
     } finally {
       // whatever the outcome, reads of this process that share a transaction must not miss it
       ReadTransactions.committed();
+      long nanos = System.nanoTime() - started;
+      for (Member<?> m : members) {
+        m.store().observer.finished(nanos, attempts[0], committed);
+      }
     }
   }
 
@@ -259,6 +278,9 @@ public final class HBaseMetadataStore implements MetadataStore {
       return results;
     } catch (TransactionConflictException e) {
       LOG.debug("{} conflicted, retrying from a fresh base", what);
+      for (Member<?> m : members) {
+        m.store().observer.conflicted();
+      }
       throw e;
     } catch (TransactionNotInProgressException e) {
       LOG.info("{} timed out before it committed (nothing committed), retrying: {}", what, e.getMessage());

@@ -1,0 +1,193 @@
+package io.snapds.dataset;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.snapds.dataset.lock.LockSettings;
+import io.snapds.dataset.lock.LockTimeoutException;
+import io.snapds.dataset.testing.FaultyTxClient;
+import io.snapds.dataset.testing.MiniCluster;
+import io.snapds.dataset.testing.MiniClusterExtension;
+import io.snapds.dataset.testing.MutableClock;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.Set;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The metrics of docs/operations.md on the mini cluster: each operation moves exactly the meters
+ * it should, by the number of times it was done; a registry given to {@link SnapshotDatasets#withMetrics}
+ * or {@link SnapshotMetrics#use} receives them; the default JMX registry puts them in the platform
+ * MBean server.
+ */
+@ExtendWith(MiniClusterExtension.class)
+class DatasetMetricsTest {
+  private final MiniCluster cluster = MiniCluster.get();
+
+  private static SnapshotInfo publish(SnapshotDataset ds, String tag, int rows) {
+    SnapshotWriter w = ds.newSnapshot().begin();
+    for (int i = 0; i < rows; i++) {
+      w.put(Bytes.toBytes(String.format("k%05d", i)), "d", "v", Bytes.toBytes(tag + i));
+    }
+    return w.commit();
+  }
+
+  private static double count(MeterRegistry r, DatasetId id, String meter) {
+    return r.get(meter).tag("dataset", id.toString()).counter().count();
+  }
+
+  private static long timed(MeterRegistry r, DatasetId id, String meter) {
+    return r.get(meter).tag("dataset", id.toString()).timer().count();
+  }
+
+  private static double gauge(MeterRegistry r, DatasetId id, String meter, String waitingFor) {
+    return r.get(meter).tag("dataset", id.toString()).tag("waiting_for", waitingFor).gauge().value();
+  }
+
+  @Test
+  void publishesAndConflictingCommitsMoveTheirMetersByTheOperationsDone() {
+    SimpleMeterRegistry r = new SimpleMeterRegistry();
+    FaultyTxClient faulty = new FaultyTxClient(cluster.txClient());
+    SnapshotDatasets datasets = SnapshotDatasets.using(cluster.connection(), faulty).withMetrics(r);
+    DatasetId id = MiniCluster.uniqueDataset("metrics_publish");
+    SnapshotDataset ds = datasets.create(id, DatasetProperties.builder().retention(RetentionPolicy.retainLast(10))
+        .build());
+    for (int i = 0; i < 3; i++) {
+      publish(ds, "p" + i, 5);
+    }
+    assertEquals(3, timed(r, id, "snapds.publish"));
+    assertEquals(0, count(r, id, "snapds.commit.conflicts"));
+    assertEquals(0, count(r, id, "snapds.commit.retries"));
+    long commitsBefore = timed(r, id, "snapds.commit");
+    assertTrue(commitsBefore >= 6, "a begin and a publish commit each, 3 times: " + commitsBefore);
+
+    // the publish's metadata commit loses two conflict checks, then commits
+    SnapshotWriter w = ds.newSnapshot().begin();
+    w.put(Bytes.toBytes("a"), "d", "v", Bytes.toBytes("x"));
+    faulty.failConflictChecks(2);
+    SnapshotInfo published = w.commit();
+    assertEquals(published.id(), ds.currentSnapshot().orElseThrow().id());
+    assertEquals(2, faulty.conflictsInjected());
+    assertEquals(2, count(r, id, "snapds.commit.conflicts"));
+    assertEquals(2, count(r, id, "snapds.commit.retries"));
+    assertEquals(4, timed(r, id, "snapds.publish"));
+    assertEquals(0, count(r, id, "snapds.commit.failures"));
+    assertEquals(0, count(r, id, "snapds.lock.takeovers"));
+    assertEquals(0, count(r, id, "snapds.fencings"));
+    assertEquals(0, timed(r, id, "snapds.lock.wait"));
+  }
+
+  @Test
+  void aWaitForAHeldLockIsTimedOnce() {
+    SimpleMeterRegistry r = new SimpleMeterRegistry();
+    DatasetId id = MiniCluster.uniqueDataset("metrics_wait");
+    LockSettings oneShortWait = LockSettings.builder().acquireTimeout(Duration.ofMillis(300)).retryAttempts(1)
+        .build();
+    SnapshotDataset ds = cluster.datasets().withMetrics(r).create(id, DatasetProperties.builder()
+        .lockSettings(oneShortWait).build());
+    try (SnapshotWriter holder = ds.newSnapshot().owner("A").begin()) {
+      assertThrows(LockTimeoutException.class, () -> ds.newSnapshot().owner("B").begin());
+      assertEquals(1, timed(r, id, "snapds.lock.wait"), "B waited once");
+      assertEquals(1, count(r, id, "snapds.lock.wait.timeouts"), "and did not get the lock");
+      holder.abort();
+    }
+    assertEquals(0, count(r, id, "snapds.lock.takeovers"));
+  }
+
+  @Test
+  void aTakeoverAndABrokenLockCountTheirTakeoversAndFencings() {
+    SimpleMeterRegistry r = new SimpleMeterRegistry();
+    DatasetId id = MiniCluster.uniqueDataset("metrics_fence");
+    SnapshotDataset ds = cluster.datasets().withMetrics(r).create(id, DatasetProperties.builder()
+        .lockSettings(LockSettings.builder().leaseDuration(Duration.ofSeconds(30)).build()).build());
+    SnapshotWriter stalled = ds.newSnapshot().owner("A").begin();
+    // B's clock is past A's lease: B takes the expired lease over, and its begin fences A off
+    MutableClock later = MutableClock.startingNow();
+    later.advance(Duration.ofMinutes(5));
+    SnapshotDataset b = cluster.datasets().withClock(later).withMetrics(r).open(id);
+    publish(b, "B", 3);
+    assertEquals(1, count(r, id, "snapds.lock.takeovers"));
+    assertEquals(1, count(r, id, "snapds.fencings"));
+    assertThrows(FencedWriterException.class, stalled::commit);
+
+    // an operator breaks the lease of a live writer: one more fencing, no takeover
+    SnapshotWriter broken = ds.newSnapshot().owner("C").begin();
+    assertTrue(ds.breakLock("writer").isPresent());
+    assertThrows(FencedWriterException.class, broken::commit);
+    assertEquals(1, count(r, id, "snapds.lock.takeovers"));
+    assertEquals(2, count(r, id, "snapds.fencings"));
+    assertEquals(1, timed(r, id, "snapds.publish"), "only B published");
+  }
+
+  @Test
+  void cleanupCountsTheRowsItDeletedAndTheBacklogAPinHolds() {
+    SimpleMeterRegistry r = new SimpleMeterRegistry();
+    DatasetId id = MiniCluster.uniqueDataset("metrics_cleanup");
+    SnapshotDataset ds = cluster.datasets().withMetrics(r).create(id, DatasetProperties.builder()
+        .retention(RetentionPolicy.retainLast(1)).build());
+    SnapshotInfo first = publish(ds, "a", 10);
+    ReaderPin pin = ds.pin(first.id(), "metrics-test", Duration.ofMinutes(10));
+    assertEquals(1.0, r.get("snapds.reader.pins").tag("dataset", id.toString()).gauge().value());
+    SnapshotInfo second = publish(ds, "b", 20); // expires the first (pinned)
+    publish(ds, "c", 30); // expires the second
+    assertEquals(10, first.rowCount());
+    assertEquals(20, second.rowCount());
+
+    CleanupResult run = ds.cleanup();
+    assertEquals(java.util.List.of(second.id()), run.cleaned(), "the pinned snapshot waits");
+    assertEquals(20, count(r, id, "snapds.cleanup.rows.deleted"));
+    assertEquals(run.rowsDeleted(), count(r, id, "snapds.cleanup.rows.deleted"));
+    assertEquals(1, count(r, id, "snapds.cleanup.snapshots.cleaned"));
+    assertEquals(1, gauge(r, id, "snapds.cleanup.backlog.snapshots", "pin"));
+    assertEquals(10, gauge(r, id, "snapds.cleanup.backlog.rows", "pin"));
+    assertEquals(0, gauge(r, id, "snapds.cleanup.backlog.snapshots", "transaction"));
+    assertEquals(0, gauge(r, id, "snapds.cleanup.backlog.snapshots", "fence"));
+
+    pin.close();
+    pin.close(); // idempotent: counted once
+    assertEquals(0.0, r.get("snapds.reader.pins").tag("dataset", id.toString()).gauge().value());
+    CleanupResult again = ds.cleanup();
+    assertEquals(java.util.List.of(first.id()), again.cleaned());
+    assertEquals(30, count(r, id, "snapds.cleanup.rows.deleted"));
+    assertEquals(2, count(r, id, "snapds.cleanup.snapshots.cleaned"));
+    assertEquals(0, gauge(r, id, "snapds.cleanup.backlog.snapshots", "pin"));
+    assertEquals(0, gauge(r, id, "snapds.cleanup.backlog.rows", "pin"));
+    assertEquals(0, cluster.rawRows(id, first.id()));
+  }
+
+  @Test
+  void theProcessWideRegistryFeedsAUsersRegistryAndTheJmxMBeans() throws Exception {
+    assertTrue(SnapshotMetrics.jmxOn(), "JMX is on by default");
+    SimpleMeterRegistry mine = new SimpleMeterRegistry();
+    SnapshotMetrics.use(mine);
+    try {
+      DatasetId id = MiniCluster.uniqueDataset("metrics_global");
+      SnapshotDataset ds = cluster.datasets().create(id, DatasetProperties.defaults());
+      publish(ds, "g", 2);
+      publish(ds, "h", 2);
+      assertEquals(2, timed(mine, id, "snapds.publish"));
+      assertEquals(2, timed(SnapshotMetrics.registry(), id, "snapds.publish"));
+
+      MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+      Set<ObjectName> names = server.queryNames(new ObjectName(SnapshotMetrics.JMX_DOMAIN + ":*"), null);
+      ObjectName publish = names.stream()
+          .filter(n -> n.toString().contains("snapdsPublish") && n.toString().contains(id.name()))
+          .findFirst().orElseThrow(() -> new AssertionError("no publish MBean of " + id + " in " + names));
+      assertEquals(2L, ((Number) server.getAttribute(publish, "Count")).longValue());
+
+      SnapshotMetrics.jmx(false);
+      assertFalse(server.isRegistered(publish), "turning JMX off removes the MBeans");
+    } finally {
+      SnapshotMetrics.jmx(true);
+      SnapshotMetrics.stopUsing(mine);
+    }
+  }
+}
