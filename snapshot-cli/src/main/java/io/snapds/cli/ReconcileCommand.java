@@ -36,6 +36,12 @@ final class ReconcileCommand extends EnvCommand {
       description = "Run a pass every INTERVAL until stopped, instead of once.")
   Duration watch;
 
+  @Option(names = "--metrics-port", paramLabel = "PORT",
+      description = "With --watch: serve the datasets' metrics in Prometheus text format at "
+          + "http://127.0.0.1:PORT/metrics (loopback only; 0 picks a free port). The address is printed to "
+          + "stderr. Default: not served.")
+  Integer metricsPort;
+
   @Option(names = "--stale", paramLabel = "DURATION", converter = Converters.DurationConverter.class,
       description = "How long readers may hold a snapshot before that needs attention (default: 1h).")
   Duration stale = Duration.ofHours(1);
@@ -61,8 +67,24 @@ final class ReconcileCommand extends EnvCommand {
   @Override
   int run(Environment env) throws InterruptedException {
     String owner = "snapds-reconcile/" + ManagementFactory.getRuntimeMXBean().getName();
-    Map<String, EventSink> sinks = sinks(relays == null ? List.of() : relays,
-        relayConfig == null ? Map.of() : relayConfig, EventSinkProvider.available(getClass().getClassLoader()));
+    if (metricsPort != null && watch == null) {
+      throw new UserException(ExitCodes.USAGE, "--metrics-port needs --watch: a single pass has nothing to serve");
+    }
+    MetricsEndpoint metrics = metricsPort == null ? null : MetricsEndpoint.start(metricsPort);
+    if (metrics != null) {
+      err().println("snapds: metrics at " + metrics.url());
+      err().flush();
+    }
+    Map<String, EventSink> sinks;
+    try {
+      sinks = sinks(relays == null ? List.of() : relays,
+          relayConfig == null ? Map.of() : relayConfig, EventSinkProvider.available(getClass().getClassLoader()));
+    } catch (RuntimeException e) {
+      if (metrics != null) {
+        metrics.close();
+      }
+      throw e;
+    }
     try {
       while (true) {
         boolean left = pass(env, owner, sinks);
@@ -73,6 +95,9 @@ final class ReconcileCommand extends EnvCommand {
       }
     } finally {
       sinks.values().forEach(EventSink::close);
+      if (metrics != null) {
+        metrics.close();
+      }
     }
   }
 
