@@ -38,7 +38,10 @@ public final class SnapshotMetrics {
     return GLOBAL;
   }
 
-  /** Adds {@code registry} to the process-wide one: it receives every dataset's meters, those made before too. */
+  /**
+   * Adds {@code registry} to the process-wide one: it receives every dataset's meters, those made
+   * before too, counting from now (Micrometer does not copy earlier counts into a new member).
+   */
   public static void use(MeterRegistry registry) {
     GLOBAL.add(checkNotNull(registry, "registry"));
   }
