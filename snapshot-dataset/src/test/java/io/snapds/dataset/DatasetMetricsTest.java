@@ -164,6 +164,35 @@ class DatasetMetricsTest {
   }
 
   @Test
+  void aRelaysLagIsWhatItFoundBehindAndWhatAFailingSinkLeftUndelivered() {
+    SimpleMeterRegistry r = new SimpleMeterRegistry();
+    DatasetId id = MiniCluster.uniqueDataset("metrics_relay");
+    SnapshotDataset ds = cluster.datasets().withMetrics(r).create(id, DatasetProperties.defaults());
+    publish(ds, "a", 1);
+    publish(ds, "b", 1);
+    java.util.List<DatasetEvent> delivered = new java.util.ArrayList<>();
+    Relay.RelayResult first = Relay.of(ds, "metrics", delivered::addAll).run();
+    assertTrue(first.delivered() >= 2, "the two publishes at least: " + first);
+    assertEquals(first.delivered(), delivered.size());
+    assertEquals(first.delivered(), r.get("snapds.relay.lag").tag("dataset", id.toString()).tag("relay", "metrics")
+        .gauge().value(), "behind by every event when it began");
+    assertEquals(0.0, r.get("snapds.relay.undelivered").tag("relay", "metrics").gauge().value());
+
+    publish(ds, "c", 1);
+    publish(ds, "d", 1);
+    publish(ds, "e", 1);
+    Relay.RelayResult failed = Relay.of(ds, "metrics", batch -> {
+      throw new IllegalStateException("sink down");
+    }).run();
+    assertTrue(failed.failure().isPresent());
+    long behind = failed.lastSequence() - failed.fromPosition(); // three publishes and what they expired
+    assertTrue(behind >= 3, failed.toString());
+    assertEquals(behind, failed.undelivered(), failed.toString());
+    assertEquals(behind, r.get("snapds.relay.lag").tag("relay", "metrics").gauge().value());
+    assertEquals(behind, r.get("snapds.relay.undelivered").tag("relay", "metrics").gauge().value());
+  }
+
+  @Test
   void theProcessWideRegistryFeedsAUsersRegistryAndTheJmxMBeans() throws Exception {
     assertTrue(SnapshotMetrics.jmxOn(), "JMX is on by default");
     SimpleMeterRegistry mine = new SimpleMeterRegistry();
