@@ -2,11 +2,9 @@ package io.snapds.dataset;
 
 import static com.google.common.base.Preconditions.checkNotNull;
 
-import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
-import io.micrometer.jmx.JmxConfig;
-import io.micrometer.jmx.JmxMeterRegistry;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where the datasets of this process report their metrics (docs/operations.md lists them): the
@@ -23,11 +21,18 @@ public final class SnapshotMetrics {
   public static final String JMX_PROPERTY = "snapds.metrics.jmx";
 
   private static final CompositeMeterRegistry GLOBAL = new CompositeMeterRegistry();
-  private static JmxMeterRegistry jmx;
+  private static MeterRegistry jmx;
 
   static {
     if (!"false".equalsIgnoreCase(System.getProperty(JMX_PROPERTY, "true").trim())) {
-      jmx(true);
+      try {
+        jmx(true);
+      } catch (RuntimeException | LinkageError e) {
+        // a host whose class path has another Dropwizard metrics (a plugin runtime), or that
+        // forbids MBean registration: the datasets work without JMX rather than not at all
+        LoggerFactory.getLogger(SnapshotMetrics.class).warn("snapds metrics: JMX registry not started ({}); "
+            + "metrics go only to registries added with SnapshotMetrics.use", e.toString());
+      }
     }
   }
 
@@ -54,17 +59,7 @@ public final class SnapshotMetrics {
   /** Turns the default JMX registry on or off (its MBeans go with it). */
   public static synchronized void jmx(boolean on) {
     if (on && jmx == null) {
-      jmx = new JmxMeterRegistry(new JmxConfig() {
-        @Override
-        public String get(String key) {
-          return null;
-        }
-
-        @Override
-        public String domain() {
-          return JMX_DOMAIN;
-        }
-      }, Clock.SYSTEM);
+      jmx = JmxRegistry.create(JMX_DOMAIN);
       GLOBAL.add(jmx);
     } else if (!on && jmx != null) {
       GLOBAL.remove(jmx);
