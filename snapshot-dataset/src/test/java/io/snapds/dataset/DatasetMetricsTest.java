@@ -103,6 +103,36 @@ class DatasetMetricsTest {
   }
 
   @Test
+  void aWaitThatGetsTheLockIsTimedOnceAndIsNoTimeout() throws Exception {
+    SimpleMeterRegistry r = new SimpleMeterRegistry();
+    DatasetId id = MiniCluster.uniqueDataset("metrics_wait_granted");
+    SnapshotDataset ds = cluster.datasets().withMetrics(r).create(id, DatasetProperties.builder()
+        .lockSettings(LockSettings.builder().acquireTimeout(Duration.ofMinutes(5)).retryAttempts(1).build()).build());
+    SnapshotWriter holder = ds.newSnapshot().owner("A").begin();
+    java.util.concurrent.CompletableFuture<SnapshotInfo> waiter = java.util.concurrent.CompletableFuture.supplyAsync(
+        () -> {
+          try (SnapshotWriter w = ds.newSnapshot().owner("B").begin()) {
+            w.put(Bytes.toBytes("b"), "d", "v", Bytes.toBytes("B"));
+            return w.commit();
+          }
+        });
+    // B is a registered waiter once the lock table lists it; then A publishes and releases the lock
+    io.snapds.dataset.lock.LockTable locks = new io.snapds.dataset.lock.LockTable(cluster.connection(),
+        id.lockTable(), java.time.Clock.systemUTC());
+    while (locks.status("writer").waiters() == 0) {
+      assertFalse(waiter.isDone(), "B must wait while A holds the lock");
+      Thread.onSpinWait();
+    }
+    holder.put(Bytes.toBytes("a"), "d", "v", Bytes.toBytes("A"));
+    SnapshotInfo a = holder.commit();
+    SnapshotInfo b = waiter.get();
+    assertTrue(a.id().compareTo(b.id()) < 0, "B began after A published");
+    assertEquals(1, timed(r, id, "snapds.lock.wait"), "B waited once");
+    assertEquals(0, count(r, id, "snapds.lock.wait.timeouts"));
+    assertEquals(2, timed(r, id, "snapds.publish"));
+  }
+
+  @Test
   void aTakeoverAndABrokenLockCountTheirTakeoversAndFencings() {
     SimpleMeterRegistry r = new SimpleMeterRegistry();
     DatasetId id = MiniCluster.uniqueDataset("metrics_fence");
