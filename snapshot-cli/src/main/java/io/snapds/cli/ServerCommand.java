@@ -39,7 +39,8 @@ final class ServerCommand implements Runnable {
   }
 
   static String describe(ServerInfo s) {
-    return "pid " + s.pid() + ", ZooKeeper at " + s.zookeeperQuorum() + ", up since " + Formats.time(s.processStart());
+    return "pid " + s.pid() + ", ZooKeeper at " + s.zookeeperQuorum() + s.metricsUrl().map(u -> ", metrics at " + u)
+        .orElse("") + ", up since " + Formats.time(s.processStart());
   }
 
   @Command(name = "start", mixinStandardHelpOptions = true, description = "Starts the server unless it runs.")

@@ -195,6 +195,17 @@ class ServerModeTest {
     assertEquals(ExitCodes.NOT_FOUND, snapds("show", "shop:nosuch").exitCode());
     assertEquals(before + commands.size() + 1, commandsRunInServer(), "each command ran inside the server");
 
+    // the server serves the metrics of the datasets its commands opened, on loopback, where status says
+    String status = snapds("server", "status").out();
+    java.util.regex.Matcher url = java.util.regex.Pattern.compile("metrics at (http://127\\.0\\.0\\.1:[0-9]+/metrics)")
+        .matcher(status);
+    assertTrue(url.find(), status);
+    java.net.http.HttpResponse<String> scrape = java.net.http.HttpClient.newHttpClient().send(
+        java.net.http.HttpRequest.newBuilder(java.net.URI.create(url.group(1))).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, scrape.statusCode());
+    assertTrue(scrape.body().contains("snapds_reader_pins{dataset=\"shop:b\"}"), scrape.body());
+
     // several at once, and a load (its own JVM, reading a file) meanwhile
     Launcher.Running load = start("l2", "load", "shop:b", csv("again.csv", 20).toString(), "--key", "id");
     List<Launcher.Running> running = new ArrayList<>();

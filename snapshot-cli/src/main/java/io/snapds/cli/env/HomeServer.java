@@ -63,6 +63,7 @@ final class HomeServer {
   private final CommandService.Runner runner;
   private SharedEnvironment commandEnv;
   private CommandService commands;
+  private MetricsEndpoint metrics;
 
   private HomeServer(Path home, Duration idle, CommandService.Runner runner) {
     this.home = home;
@@ -97,7 +98,8 @@ final class HomeServer {
       commandEnv = new SharedEnvironment(home, ConnectionFactory.createConnection(conf),
           TephraServiceClient.connect("localhost:" + zkPort, conf));
       commands = CommandService.start(home, commandEnv, runner);
-      ServerInfo.ofThisProcess(zkPort, commands).write(home);
+      metrics = MetricsEndpoint.start(0); // the datasets' metrics of the commands run here, on loopback
+      ServerInfo.ofThisProcess(zkPort, commands, metrics).write(home);
       LOG.info("snapds server of {} ready in {} ms: ZooKeeper port {}", home, (System.nanoTime() - t0) / 1_000_000,
           zkPort);
     } catch (IOException | RuntimeException e) {
@@ -176,6 +178,9 @@ final class HomeServer {
   private void shutDown() {
     if (commands != null) {
       commands.close();
+    }
+    if (metrics != null) {
+      metrics.close();
     }
     if (commandEnv != null) {
       commandEnv.shutDown();

@@ -21,17 +21,18 @@ import java.util.Properties;
  * What a running home server announces in {@code server.properties} of its home, once HBase and
  * Tephra answer: its process (pid and start time, so that a reused pid is not taken for it) and
  * the loopback ZooKeeper port through which clients find HBase and Tephra's transaction service,
- * and the loopback port and token of its {@link CommandService} (the file is readable by its owner only).
+ * the loopback port and token of its {@link CommandService} (the file is readable by its owner only),
+ * and the loopback port of its {@link MetricsEndpoint} (0: none).
  * The server writes it atomically when it is ready and deletes it as the first step of stopping.
  */
 public record ServerInfo(long pid, Instant processStart, int zookeeperPort, long build, int commandPort,
-    String commandToken) {
+    String commandToken, int metricsPort) {
   static final String FILE = "server.properties";
 
-  static ServerInfo ofThisProcess(int zookeeperPort, CommandService commands) {
+  static ServerInfo ofThisProcess(int zookeeperPort, CommandService commands, MetricsEndpoint metrics) {
     ProcessHandle self = ProcessHandle.current();
     return new ServerInfo(self.pid(), self.info().startInstant().orElse(Instant.EPOCH), zookeeperPort, currentBuild(),
-        commands.port(), commands.token());
+        commands.port(), commands.token(), metrics == null ? 0 : metrics.port());
   }
 
   /**
@@ -70,7 +71,7 @@ public record ServerInfo(long pid, Instant processStart, int zookeeperPort, long
       return Optional.of(new ServerInfo(Long.parseLong(p.getProperty("pid")),
           Instant.parse(p.getProperty("process.start")), Integer.parseInt(p.getProperty("zookeeper.port")),
           Long.parseLong(p.getProperty("build", "0")), Integer.parseInt(p.getProperty("command.port", "0")),
-          p.getProperty("command.token", "")));
+          p.getProperty("command.token", ""), Integer.parseInt(p.getProperty("metrics.port", "0"))));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException | RuntimeException e) {
@@ -86,6 +87,7 @@ public record ServerInfo(long pid, Instant processStart, int zookeeperPort, long
     p.setProperty("build", Long.toString(build));
     p.setProperty("command.port", Integer.toString(commandPort));
     p.setProperty("command.token", commandToken);
+    p.setProperty("metrics.port", Integer.toString(metricsPort));
     Path tmp = home.resolve(FILE + ".tmp");
     Files.deleteIfExists(tmp);
     try {
@@ -170,6 +172,11 @@ public record ServerInfo(long pid, Instant processStart, int zookeeperPort, long
       }
     }
     return false;
+  }
+
+  /** Where the server's dataset metrics are scraped (Prometheus text format, loopback only), if it serves them. */
+  public Optional<String> metricsUrl() {
+    return metricsPort > 0 ? Optional.of("http://127.0.0.1:" + metricsPort + MetricsEndpoint.PATH) : Optional.empty();
   }
 
   public String zookeeperQuorum() {

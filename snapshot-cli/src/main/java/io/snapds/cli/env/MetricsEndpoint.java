@@ -1,4 +1,4 @@
-package io.snapds.cli;
+package io.snapds.cli.env;
 
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -16,10 +16,12 @@ import java.nio.charset.StandardCharsets;
  * served by the JDK's HTTP server at {@code http://127.0.0.1:PORT/metrics}, on the loopback
  * interface only: nothing on another interface can reach it. One daemon thread; a scrape reads
  * only the registry, never HBase or Tephra. Closing it stops the server and the registry's feed.
+ * {@code snapds reconcile --watch --metrics-port} serves one, and so does the home server (on a
+ * free port it announces in {@code server.properties}; {@code snapds server status} prints it).
  */
-final class MetricsEndpoint implements AutoCloseable {
+public final class MetricsEndpoint implements AutoCloseable {
   /** The path the metrics are served under. */
-  static final String PATH = "/metrics";
+  public static final String PATH = "/metrics";
   private static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
   private static final InetAddress LOOPBACK;
 
@@ -45,7 +47,7 @@ final class MetricsEndpoint implements AutoCloseable {
    * @throws IllegalArgumentException if {@code port} is not 0-65535
    * @throws UncheckedIOException if the port cannot be bound (in use)
    */
-  static MetricsEndpoint start(int port) {
+  public static MetricsEndpoint start(int port) {
     if (port < 0 || port > 65_535) {
       throw new IllegalArgumentException("metrics port must be 0 (any free port) to 65535, not " + port);
     }
@@ -81,17 +83,17 @@ final class MetricsEndpoint implements AutoCloseable {
   }
 
   /** The port it listens on (the one the system picked, for 0). */
-  int port() {
+  public int port() {
     return server.getAddress().getPort();
   }
 
   /** The address it is bound to (127.0.0.1). */
-  InetAddress address() {
+  public InetAddress address() {
     return server.getAddress().getAddress();
   }
 
   /** Where to scrape. */
-  String url() {
+  public String url() {
     return "http://" + LOOPBACK.getHostAddress() + ":" + port() + PATH;
   }
 
