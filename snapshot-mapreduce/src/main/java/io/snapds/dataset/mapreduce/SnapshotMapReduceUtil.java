@@ -1,16 +1,19 @@
 package io.snapds.dataset.mapreduce;
 
 import io.snapds.dataset.read.SnapshotSelector;
+import com.google.inject.assistedinject.FactoryModuleBuilder;
 import dev.failsafe.Failsafe;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotDataset;
+import it.unimi.dsi.fastutil.longs.LongList;
 import java.io.IOException;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.mapreduce.TableMapReduceUtil;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
-import org.apache.tephra.TransactionSystemClient;
+import org.apache.thrift.TException;
+import org.apache.tephra.Transaction;
 import org.apache.tephra.distributed.TransactionServiceClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,11 +84,23 @@ public final class SnapshotMapReduceUtil {
     job.setNumReduceTasks(0);
   }
 
-  /** Ships the jars of HBase, Tephra and this library with the job (not needed by the local runner). */
+  /**
+   * Ships the jars of HBase, Tephra and this library with the job (not needed by the local runner):
+   * what the application master and the tasks need beyond a Hadoop node's own classpath. Each jar
+   * is named by a class only it holds: {@code tephra-api} by {@code Transaction}
+   * ({@code TransactionSystemClient} is in {@code tephra-core-shaded} too, so naming it shipped only
+   * that jar), Tephra's Thrift ({@code libthrift}) by {@code TException}, Guice's assisted
+   * inject, which Tephra's distributed module is wired with, by {@code FactoryModuleBuilder}, and
+   * fastutil, which Tephra's client decodes transactions with, by {@code LongList}. None of the
+   * four is on a Hadoop node; without them the application master of every writing job on YARN
+   * died in {@code setupJob} with {@code NoClassDefFoundError}. Guice itself is on every Hadoop 3
+   * node (YARN's own).
+   */
   public static void addDependencyJars(Job job) throws IOException {
     TableMapReduceUtil.addDependencyJars(job);
     TableMapReduceUtil.addDependencyJarsForClasses(job.getConfiguration(), SnapshotDataset.class,
-        TransactionSystemClient.class, TransactionServiceClient.class, Failsafe.class);
+        Transaction.class, TransactionServiceClient.class, TException.class, FactoryModuleBuilder.class,
+        LongList.class, Failsafe.class);
   }
 
   /**
