@@ -613,6 +613,64 @@ class SnapshotMapReduceIT {
     }
   }
 
+  /**
+   * A restarted application master whose committer does not recover (attempt 2 of
+   * {@code mapreduce.am.max-attempts}) calls abortJob(FAILED) on a fresh committer before it sets
+   * the job up again (Hadoop's {@code MRAppMaster.cleanUpPreviousJobOutput}), then runs every task
+   * again. That clean-up must leave the snapshot BUILDING; the job ends, in this attempt, with a
+   * commit or a real abort. Found on YARN (integration-tests-yarn): the snapshot was ABORTED by the
+   * clean-up and the second application master's setupJob failed, so every job whose first
+   * application master died failed.
+   */
+  @Test
+  void aRestartedApplicationMastersCleanUpBeforeSetupLeavesTheSnapshotToTheRerun() throws Exception {
+    SnapshotDataset b = create("amRestart");
+    Job job = newJob("am restart");
+    SnapshotOutputFormat.setOutput(job, b.id());
+    SnapshotOutputFormat<ImmutableBytesWritable> format = new SnapshotOutputFormat<>();
+    format.checkOutputSpecs(job);
+    Configuration conf = job.getConfiguration();
+    SnapshotId id = SnapshotOutputFormat.handle(conf).orElseThrow().snapshotId();
+    org.apache.hadoop.mapreduce.JobID jobId = new org.apache.hadoop.mapreduce.JobID("amRestart", 1);
+
+    // attempt 1 sets the job up, a task writes its rows, and the application master dies
+    Configuration first = new Configuration(conf);
+    first.setInt(org.apache.hadoop.mapreduce.MRJobConfig.APPLICATION_ATTEMPT_ID, 1);
+    org.apache.hadoop.mapreduce.OutputCommitter dead = format.getOutputCommitter(attempt(first, jobId, 0, 0));
+    dead.setupJob(new org.apache.hadoop.mapreduce.task.JobContextImpl(first, jobId));
+    runAttempt(format, dead, attempt(first, jobId, 0, 0), 0, 10, true);
+
+    // attempt 2: the clean-up of the previous attempt's output, then the job again
+    Configuration second = new Configuration(conf);
+    second.setInt(org.apache.hadoop.mapreduce.MRJobConfig.APPLICATION_ATTEMPT_ID, 2);
+    org.apache.hadoop.mapreduce.OutputCommitter restarted = format.getOutputCommitter(attempt(second, jobId, 0, 0));
+    restarted.abortJob(new org.apache.hadoop.mapreduce.task.JobContextImpl(second, jobId),
+        org.apache.hadoop.mapreduce.JobStatus.State.FAILED);
+    assertEquals(SnapshotState.BUILDING, b.snapshot(id).state(), "the clean-up leaves the snapshot to the re-run");
+    restarted.setupJob(new org.apache.hadoop.mapreduce.task.JobContextImpl(second, jobId));
+    runAttempt(format, restarted, attempt(second, jobId, 0, 1), 0, 10, true);
+    restarted.commitJob(new org.apache.hadoop.mapreduce.task.JobContextImpl(second, jobId));
+
+    SnapshotInfo published = b.currentSnapshot().orElseThrow();
+    assertEquals(id, published.id());
+    assertEquals(10, rows(b.readCurrent()).size());
+    assertEquals(10, published.rowCount());
+
+    // a second attempt that was set up and then fails does abort
+    SnapshotDataset c = create("amRestartFails");
+    Job failing = newJob("am restart, then the job fails");
+    SnapshotOutputFormat.setOutput(failing, c.id());
+    format.checkOutputSpecs(failing);
+    Configuration third = new Configuration(failing.getConfiguration());
+    third.setInt(org.apache.hadoop.mapreduce.MRJobConfig.APPLICATION_ATTEMPT_ID, 2);
+    SnapshotId failed = SnapshotOutputFormat.handle(third).orElseThrow().snapshotId();
+    org.apache.hadoop.mapreduce.OutputCommitter again = format.getOutputCommitter(attempt(third, jobId, 0, 0));
+    again.setupJob(new org.apache.hadoop.mapreduce.task.JobContextImpl(third, jobId));
+    again.abortJob(new org.apache.hadoop.mapreduce.task.JobContextImpl(third, jobId),
+        org.apache.hadoop.mapreduce.JobStatus.State.FAILED);
+    assertEquals(SnapshotState.ABORTED, c.snapshot(failed).state());
+  }
+
   // ---- run id ----
 
   @Test

@@ -13,6 +13,7 @@ import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.OutputCommitter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.slf4j.Logger;
@@ -35,16 +36,23 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The resumed writer lives in this instance from setup to commit, as the application master
  * (and the local job runner) use one committer for the whole job; an instance that did not run
- * setup (a restarted application master) resumes the snapshot again from the handle.
+ * setup (a restarted application master) resumes the snapshot again from the handle. Such an
+ * instance (application master attempt 2 or later, {@code mapreduce.job.application.attempt.id})
+ * does not abort the snapshot when abortJob comes before setupJob: that call is Hadoop clearing the
+ * previous attempt's output before it runs the job again, not the job's end. A job killed in that
+ * window leaves its snapshot BUILDING until its lease lapses and cleanup takes it for dead.
  */
 public final class SnapshotOutputCommitter extends OutputCommitter {
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotOutputCommitter.class);
 
   private JobDatasets datasets;
   private SnapshotWriter writer;
+  /** Whether {@link #setupJob} was called on this instance (this application master attempt). */
+  private boolean setupCalled;
 
   @Override
   public void setupJob(JobContext context) throws IOException {
+    setupCalled = true;
     if (handle(context).isPresent()) {
       writer(context);
     }
@@ -79,6 +87,17 @@ public final class SnapshotOutputCommitter extends OutputCommitter {
   public void abortJob(JobContext context, JobStatus.State state) throws IOException {
     Optional<SnapshotHandle> handle = handle(context);
     if (handle.isEmpty()) {
+      return;
+    }
+    int attempt = context.getConfiguration().getInt(MRJobConfig.APPLICATION_ATTEMPT_ID, 0);
+    if (attempt > 1 && !setupCalled) {
+      // A restarted application master whose committer does not recover calls abortJob(FAILED)
+      // before it sets the job up again, to clear what the previous attempt left, and then runs
+      // every task again. For a snapshot that is nothing to clear: the tasks write the same keys
+      // under the same id, invisible until the commit. Aborting here made every job whose first
+      // application master died fail in the second one's setupJob (snapshot ABORTED).
+      LOG.info("job {}: application master attempt {} starts over; snapshot {} stays BUILDING for it",
+          context.getJobID(), attempt, handle.get().snapshotId());
       return;
     }
     try {
