@@ -52,7 +52,8 @@ public final class YarnTestBed {
   private static final List<String> NOT_ON_A_HADOOP_NODE = List.of("/io/snapds/", "/target/classes",
       "/target/test-classes", "/org/apache/hbase/", "/org/apache/tephra/", "/org/apache/thrift/",
       "/com/google/inject/extensions/guice-assistedinject/", "/it/unimi/dsi/", "/dev/failsafe/",
-      "/io/opentelemetry/", "/io/dropwizard/metrics/", "/org/junit/", "/org/opentest4j/", "/org/apiguardian/");
+      "/io/opentelemetry/", "/io/dropwizard/metrics/", "/io/micrometer/", "/org/hdrhistogram/", "/org/junit/",
+      "/org/opentest4j/", "/org/apiguardian/");
 
   private static YarnTestBed instance;
 

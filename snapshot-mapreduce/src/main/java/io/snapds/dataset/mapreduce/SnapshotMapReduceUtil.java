@@ -94,13 +94,22 @@ public final class SnapshotMapReduceUtil {
    * fastutil, which Tephra's client decodes transactions with, by {@code LongList}. None of the
    * four is on a Hadoop node; without them the application master of every writing job on YARN
    * died in {@code setupJob} with {@code NoClassDefFoundError}. Guice itself is on every Hadoop 3
-   * node (YARN's own).
+   * node (YARN's own). The core reports its metrics through Micrometer, which no Hadoop node has
+   * either: {@code micrometer-core}, {@code -commons} and {@code -observation} go too, and
+   * HdrHistogram (Micrometer's runtime dependency for histograms) when the client has it.
    */
   public static void addDependencyJars(Job job) throws IOException {
     TableMapReduceUtil.addDependencyJars(job);
-    TableMapReduceUtil.addDependencyJarsForClasses(job.getConfiguration(), SnapshotDataset.class,
+    java.util.List<Class<?>> classes = new java.util.ArrayList<>(java.util.List.of(SnapshotDataset.class,
         Transaction.class, TransactionServiceClient.class, TException.class, FactoryModuleBuilder.class,
-        LongList.class, Failsafe.class);
+        LongList.class, Failsafe.class, io.micrometer.core.instrument.MeterRegistry.class,
+        io.micrometer.common.KeyValue.class, io.micrometer.observation.Observation.class));
+    try {
+      classes.add(Class.forName("org.HdrHistogram.Histogram", false, SnapshotMapReduceUtil.class.getClassLoader()));
+    } catch (ClassNotFoundException e) {
+      // not on this client: its metrics have no histograms, and neither will the tasks'
+    }
+    TableMapReduceUtil.addDependencyJarsForClasses(job.getConfiguration(), classes.toArray(new Class<?>[0]));
   }
 
   /**
