@@ -43,9 +43,6 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.io.Text;
@@ -278,14 +275,9 @@ class SnapshotJobsOnYarnIT {
   }
 
   private void splitAt(TableName table, byte[] point) throws Exception {
-    Connection connection = bed.hbase().connection();
-    try (Admin admin = connection.getAdmin(); RegionLocator locator = connection.getRegionLocator(table)) {
-      int before = locator.getAllRegionLocations().size();
-      byte[] region = locator.getRegionLocation(point, true).getRegion().getRegionName();
-      admin.splitRegionAsync(region, point).get(2, TimeUnit.MINUTES);
-      assertEquals(before + 1, locator.getAllRegionLocations().size());
-    }
+    bed.hbase().splitAt(table, point);
   }
+
 
   /** The ids of the dataset's committed snapshots, oldest first. */
   private static List<SnapshotId> committed(SnapshotDataset ds) {
@@ -302,7 +294,7 @@ class SnapshotJobsOnYarnIT {
   }
 
   private long rawRows(SnapshotDataset ds, SnapshotKeys keys) throws IOException {
-    return TaskSide.rawRows(bed.hbase().connection(), ds.id(), keys);
+    return bed.hbase().rawRows(ds.id(), keys); // TaskSide's copy is for the task JVMs, which lack the test jar
   }
 
   private static Map<String, Long> byName(CounterGroup group) {

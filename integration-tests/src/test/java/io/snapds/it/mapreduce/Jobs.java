@@ -1,7 +1,5 @@
 package io.snapds.it.mapreduce;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.snapds.dataset.mapreduce.SnapshotMapReduceUtil;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterTxClientFactory;
@@ -9,12 +7,8 @@ import io.snapds.dataset.tx.JobDatasets;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.mapreduce.Job;
 
 /** What the MapReduce tests share: a local job on the mini cluster, run in the background, and region splits. */
@@ -41,14 +35,9 @@ final class Jobs {
     });
   }
 
-  /** Splits the region of {@code table} holding {@code point} at it, and checks there is one region more. */
+  /** Splits the region of {@code table} holding {@code point} at it ({@link MiniCluster#splitAt}). */
   static void splitAt(MiniCluster cluster, TableName table, byte[] point) throws Exception {
-    Connection connection = cluster.connection();
-    try (Admin admin = connection.getAdmin(); RegionLocator locator = connection.getRegionLocator(table)) {
-      int before = locator.getAllRegionLocations().size();
-      byte[] region = locator.getRegionLocation(point, true).getRegion().getRegionName();
-      admin.splitRegionAsync(region, point).get(2, TimeUnit.MINUTES);
-      assertEquals(before + 1, locator.getAllRegionLocations().size());
-    }
+    cluster.splitAt(table, point);
   }
+
 }

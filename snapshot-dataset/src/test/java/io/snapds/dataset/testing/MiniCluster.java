@@ -166,6 +166,26 @@ public final class MiniCluster {
     return rawRows(dataset, keys);
   }
 
+  /**
+   * Splits the region of {@code table} that holds {@code point} at it and waits for the split (at
+   * most two minutes).
+   *
+   * @throws IllegalStateException if the table does not have one region more after it
+   */
+  public void splitAt(org.apache.hadoop.hbase.TableName table, byte[] point) throws Exception {
+    try (org.apache.hadoop.hbase.client.Admin admin = connection.getAdmin();
+        org.apache.hadoop.hbase.client.RegionLocator locator = connection.getRegionLocator(table)) {
+      int before = locator.getAllRegionLocations().size();
+      byte[] region = locator.getRegionLocation(point, true).getRegion().getRegionName();
+      admin.splitRegionAsync(region, point).get(2, java.util.concurrent.TimeUnit.MINUTES);
+      int after = locator.getAllRegionLocations().size();
+      if (after != before + 1) {
+        throw new IllegalStateException("splitting " + table + " at " + org.apache.hadoop.hbase.util.Bytes
+            .toStringBinary(point) + " left " + after + " regions, expected " + (before + 1));
+      }
+    }
+  }
+
   /** Rows physically in {@code dataset}'s data table in {@code snapshot}'s key range. */
   public long rawRows(DatasetId dataset, SnapshotKeys snapshot) {
     try (Table table = connection.getTable(dataset.dataTable());

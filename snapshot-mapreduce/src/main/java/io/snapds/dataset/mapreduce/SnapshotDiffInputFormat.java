@@ -158,13 +158,13 @@ public class SnapshotDiffInputFormat extends InputFormat<ImmutableBytesWritable,
     try {
       SnapshotDataset dataset = datasets.open(id);
       read = DiffRead.pin(datasets.connection(), dataset, from, to, JobOwner.of(conf.get("mapreduce.job.name")), ttl);
-      PinRegistry.hold(holder, read.before(), datasets);
-      PinRegistry.hold(holder, read.after());
     } catch (RuntimeException e) {
-      SnapshotInputFormatImpl.releasePin(conf);
-      datasets.close();
+      datasets.close(); // nothing is held yet
       throw e;
     }
+    // from here the registry holds both pins and the connection: releasing the holder closes all three
+    PinRegistry.hold(holder, read.before(), datasets);
+    PinRegistry.hold(holder, read.after());
     try {
       List<InputSplit> splits = read.planSplits(SnapshotInputFormatImpl.rowScan(conf)).stream()
           .<InputSplit>map(Split::new).toList();
