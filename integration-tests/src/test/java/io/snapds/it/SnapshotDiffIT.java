@@ -190,6 +190,9 @@ class SnapshotDiffIT {
       DiffSummary summary = ds.diff(id(from), id(to), scan).summary();
       assertEquals(summaryOf(want, from.id(), to.id()), new DiffSummary(summary.from(), summary.to(),
           summary.added(), summary.removed(), summary.changed(), 0), "summary of " + from.id() + ".." + to.id());
+      if (pair < 4) {
+        assertProgressCountsEveryRow(ds, from, to, summary);
+      }
       if (from.equals(to)) {
         assertTrue(got.isEmpty(), "a snapshot against itself: " + got);
       }
@@ -201,6 +204,31 @@ class SnapshotDiffIT {
     DiffSummary self = ds.diff(id(first), id(first)).summary();
     assertEquals(0, self.changes());
     assertEquals(first.rowCount(), self.unchanged(), "every row of the snapshot, unchanged");
+  }
+
+  /**
+   * {@code onProgress}: a report after every 7 rows read from either side and one at the end, the
+   * counts never going back, the last equal to the summary and the rows read to both snapshots'
+   * rows (a whole-range diff reads every row of each).
+   */
+  private static void assertProgressCountsEveryRow(SnapshotDataset ds, SnapshotInfo from, SnapshotInfo to,
+      DiffSummary summary) {
+    List<DiffSummary> reports = new ArrayList<>();
+    List<RowChange> got = changes(ds.diff(id(from), id(to)).onProgress(7, reports::add));
+    long rows = from.rowCount() + to.rowCount();
+    assertEquals(rows / 7 + 1, reports.size(), "reports of a diff reading " + rows + " rows: " + reports);
+    DiffSummary last = reports.get(reports.size() - 1);
+    assertEquals(summary, last, "the last report is the diff's summary");
+    assertEquals(got.size(), last.changes());
+    assertEquals(rows, last.added() + last.removed() + 2 * (last.changed() + last.unchanged()), "rows read");
+    for (int i = 1; i < reports.size(); i++) {
+      DiffSummary a = reports.get(i - 1);
+      DiffSummary b = reports.get(i);
+      assertTrue(b.changes() + b.unchanged() >= a.changes() + a.unchanged(), "counts only grow: " + reports);
+    }
+    try (DiffScanner unread = ds.diff(id(from), id(to))) {
+      assertThrows(IllegalArgumentException.class, () -> unread.onProgress(0, reports::add));
+    }
   }
 
   /**

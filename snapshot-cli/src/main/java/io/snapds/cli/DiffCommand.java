@@ -65,6 +65,10 @@ final class DiffCommand extends EnvCommand {
   @Option(names = "--stat", description = "Only count the rows added, removed, changed and unchanged.")
   boolean stat;
 
+  @Option(names = "--progress", description = "Show the progress (rows compared, changes found) on stderr even when"
+      + " it is not a terminal.")
+  boolean progress;
+
   private SnapshotSelector fromSelector;
   private SnapshotSelector toSelector;
 
@@ -109,8 +113,10 @@ final class DiffCommand extends EnvCommand {
       scan = keys.apply(scan.limit(limit), TypedRead.keysOf(schema));
       PrintWriter out = out();
       try (DiffScanner diff = ds.diff(fromSelector, toSelector, scan)) {
+        DiffProgress meter = meter(ds, diff);
         if (stat) {
           DiffSummary s = diff.summary();
+          meter.done();
           if (json) {
             ObjectNode node = Json.MAPPER.createObjectNode();
             node.put("from", s.from().value());
@@ -144,6 +150,7 @@ final class DiffCommand extends EnvCommand {
           }
         }
         out.flush();
+        meter.done();
         if (!json) {
           err().printf("%d added, %d removed, %d changed (snapshot %s to %s)%n", counts[0], counts[1], counts[2],
               diff.from(), diff.to());
@@ -152,6 +159,23 @@ final class DiffCommand extends EnvCommand {
       }
     }
     return ExitCodes.OK;
+  }
+
+  /**
+   * The progress line, on a terminal or with {@code --progress} (a meter that prints nothing
+   * otherwise). A percentage only when the diff reads both snapshots whole: then it reads exactly
+   * the rows their records count.
+   */
+  private DiffProgress meter(SnapshotDataset ds, DiffScanner diff) {
+    boolean terminal = System.console() != null;
+    if (!progress && !terminal) {
+      return new DiffProgress(err(), false, 0, System::nanoTime);
+    }
+    boolean whole = keys.prefix == null && keys.start == null && keys.stop == null && columns.isEmpty() && limit == 0;
+    long total = whole ? ds.snapshot(diff.from()).rowCount() + ds.snapshot(diff.to()).rowCount() : 0;
+    DiffProgress meter = new DiffProgress(err(), terminal, total, System::nanoTime);
+    diff.onProgress(DiffProgress.EVERY_ROWS, meter);
+    return meter;
   }
 
   /** With a schema, {@code --columns} names fields: their cells in the dataset's family. */

@@ -57,6 +57,14 @@ class DiffCommandTest {
     assertTrue(text.err().contains("1 added, 1 removed, 1 changed (snapshot " + s[0].id() + " to " + s[1].id() + ")"),
         text.err());
 
+    Cli.Result progress = Cli.run("diff", id.toString(), "tag:base", "current", "--progress");
+    assertEquals(text.outLines(), progress.outLines(), progress.toString());
+    assertTrue(progress.err().contains("diff: 100% (6 of 6 rows compared), 3 changes"), progress.err());
+    Cli.Result narrowed = Cli.run("diff", id.toString(), "tag:base", "current", "--progress", "--start", "b");
+    assertTrue(narrowed.err().contains("diff: 4 rows compared, 3 changes"), "no percentage for a key range: "
+        + narrowed.err());
+    assertTrue(!text.err().contains("rows compared"), "no progress line off a terminal by default: " + text.err());
+
     Cli.Result json = Cli.run("diff", id.toString(), s[0].id().toString(), s[1].id().toString(), "--json");
     assertEquals(0, json.exitCode(), json.toString());
     List<JsonNode> lines = new ArrayList<>();

@@ -2,6 +2,7 @@ package io.snapds.dataset;
 
 import java.io.Closeable;
 import java.util.Iterator;
+import java.util.function.Consumer;
 
 /**
  * The rows that differ between two snapshots, in key order ({@link SnapshotDataset#diff}). Both
@@ -28,6 +29,18 @@ public interface DiffScanner extends Iterable<RowChange>, Closeable {
    * included; then closes the scanner.
    */
   DiffSummary summary();
+
+  /**
+   * Reports how far the diff has got: calls {@code listener} with the counts so far after every
+   * {@code everyRows} rows read from either snapshot (unchanged rows included, so a diff that finds
+   * nothing still reports), and once more with the final counts when the rows run out. The rows read
+   * so far are {@code added + removed + 2 * (changed + unchanged)}, give or take the row being
+   * compared. The listener runs on the thread that iterates; call this before iterating.
+   *
+   * @return this scanner
+   * @throws IllegalArgumentException if {@code everyRows} is not positive
+   */
+  DiffScanner onProgress(long everyRows, Consumer<DiffSummary> listener);
 
   /** Releases both pins and scanners; idempotent. */
   @Override

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.function.Consumer;
 
 /**
  * A diff of two snapshots: a merge of two sorted scans, one of each snapshot's key range, each
@@ -43,6 +44,9 @@ final class SnapshotDiff implements DiffScanner {
   private final long limit;
   private boolean iterated;
   private boolean closed;
+  private long rowsRead;
+  private long progressEvery = Long.MAX_VALUE;
+  private Consumer<DiffSummary> progress = s -> { };
 
   private SnapshotDiff(SnapshotId from, SnapshotId to, List<AutoCloseable> held, RowScanner fromRows,
       SnapshotKeys fromKeys, RowScanner toRows, SnapshotKeys toKeys, long limit) {
@@ -53,8 +57,8 @@ final class SnapshotDiff implements DiffScanner {
     this.toRows = toRows;
     Iterator<SnapshotRow> before = fromRows.iterator();
     Iterator<SnapshotRow> after = toRows.iterator();
-    this.merge = new ChangeMerge(() -> before.hasNext() ? before.next() : null, fromKeys.prefixLength(),
-        () -> after.hasNext() ? after.next() : null, toKeys.prefixLength());
+    this.merge = new ChangeMerge(() -> counted(before), fromKeys.prefixLength(), () -> counted(after),
+        toKeys.prefixLength());
     this.limit = limit;
   }
 
@@ -124,6 +128,32 @@ final class SnapshotDiff implements DiffScanner {
   }
 
   @Override
+  public DiffScanner onProgress(long everyRows, Consumer<DiffSummary> listener) {
+    com.google.common.base.Preconditions.checkArgument(everyRows > 0, "everyRows must be positive, not %s",
+        everyRows);
+    checkState(!iterated, "onProgress() is set before the diff is iterated");
+    this.progress = checkNotNull(listener, "listener");
+    this.progressEvery = everyRows;
+    return this;
+  }
+
+  /** A side's next row (null at its end), counted for {@link #onProgress}. */
+  private SnapshotRow counted(Iterator<SnapshotRow> side) {
+    if (!side.hasNext()) {
+      return null;
+    }
+    SnapshotRow row = side.next();
+    if (++rowsRead % progressEvery == 0) {
+      progress.accept(counts());
+    }
+    return row;
+  }
+
+  private DiffSummary counts() {
+    return new DiffSummary(from, to, merge.added(), merge.removed(), merge.changed(), merge.unchanged());
+  }
+
+  @Override
   public Iterator<RowChange> iterator() {
     checkState(!iterated, "a diff is iterated once");
     iterated = true;
@@ -157,7 +187,7 @@ final class SnapshotDiff implements DiffScanner {
     while (advance(false) != null) {
       // counted in advance
     }
-    return new DiffSummary(from, to, merge.added(), merge.removed(), merge.changed(), merge.unchanged());
+    return counts();
   }
 
   /**
@@ -170,6 +200,7 @@ final class SnapshotDiff implements DiffScanner {
     }
     if (limit > 0 && merge.changes() >= limit) {
       close();
+      progress.accept(counts());
       return null;
     }
     RowChange c;
@@ -180,6 +211,7 @@ final class SnapshotDiff implements DiffScanner {
     }
     if (c == null) {
       close();
+      progress.accept(counts());
     }
     return c;
   }
