@@ -20,6 +20,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
+import io.snapds.events.example.TableMirror;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -101,6 +111,99 @@ class ChangesOnPublishIT {
           "PUBLISHED - -> " + s3.id() + " (60)", "PUBLISHED " + s3.id() + " -> " + s4.id() + " (10)"), calls);
       assertEquals(rows(ds, s4.id()), mirror);
       assertEquals(Optional.of(s4.id()), ds.currentSnapshot().map(SnapshotInfo::id));
+    }
+  }
+
+  /** Every cell of a plain HBase table as key -> "family:qualifier=value ...", as an application reads it. */
+  private static TreeMap<String, String> tableRows(Connection connection, TableName name) throws Exception {
+    TreeMap<String, String> out = new TreeMap<>();
+    try (Table table = connection.getTable(name); ResultScanner scanner = table.getScanner(new Scan())) {
+      for (Result r : scanner) {
+        StringBuilder b = new StringBuilder();
+        r.getNoVersionMap().forEach((f, cols) -> cols.forEach((q, v) -> b.append(Bytes.toString(f)).append(':')
+            .append(Bytes.toString(q)).append('=').append(Bytes.toString(v)).append(' ')));
+        out.put(Bytes.toString(r.getRow()), b.toString());
+      }
+    }
+    return out;
+  }
+
+  /** The same, of a snapshot. */
+  private static TreeMap<String, String> snapshotRows(SnapshotDataset ds, SnapshotId id) {
+    TreeMap<String, String> out = new TreeMap<>();
+    try (RowScanner scanner = ds.readSnapshot(id).scan(RowScan.all())) {
+      for (SnapshotRow r : scanner) {
+        StringBuilder b = new StringBuilder();
+        r.families().forEach((f, cols) -> cols.forEach((q, v) -> b.append(Bytes.toString(f)).append(':')
+            .append(Bytes.toString(q)).append('=').append(Bytes.toString(v)).append(' ')));
+        out.put(r.keyAsString(), b.toString());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The shipped example {@link TableMirror}: a plain HBase table fed only the changes holds exactly
+   * the current snapshot's cells after publishes that add, remove and change rows and drop columns,
+   * a row removed and added back by the next publish, a rollback, a redelivered event, an older
+   * event handled late, and a resync after the previous snapshot was cleaned.
+   */
+  @Test
+  void theTableMirrorExampleHoldsTheCurrentSnapshotsCells() throws Exception {
+    MiniCluster cluster = MiniCluster.get();
+    SnapshotDatasets datasets = cluster.datasets();
+    SnapshotDataset ds = datasets.create(MiniCluster.uniqueDataset("mirror"),
+        DatasetProperties.builder().retention(RetentionPolicy.retainLast(2)).build());
+    TableName mirror = TableName.valueOf("mirror_" + ds.id().name());
+    try (Admin admin = cluster.connection().getAdmin()) {
+      admin.createTable(TableDescriptorBuilder.newBuilder(mirror)
+          .setColumnFamily(ColumnFamilyDescriptorBuilder.of("d")).build());
+    }
+    List<String> mismatches = new ArrayList<>();
+    List<DatasetEvent> handled = new ArrayList<>();
+    TableMirror example = new TableMirror(cluster.connection(), mirror);
+    ChangeHandler checked = (event, previous, current, changes) -> {
+      example.onPublished(event, previous, current, changes);
+      handled.add(event);
+      if (!tableRows(cluster.connection(), mirror).equals(snapshotRows(ds, current))) {
+        mismatches.add(event + ": the mirror is not snapshot " + current);
+      }
+    };
+    ChangesOnPublish handler = new ChangesOnPublish(datasets, checked);
+    try (EventConsumer consumer = new EventConsumer(datasets, "table-mirror", handler)) {
+      SnapshotInfo s1 = publish(ds, 0, 60, "a");
+      consumer.pollOutbox(ds.id(), 100);
+      SnapshotInfo s2;
+      try (SnapshotWriter w = ds.newSnapshot().begin()) { // k0000-k0029 as before, two columns; k0030+ gone
+        for (int i = 0; i < 30; i++) {
+          byte[] key = Bytes.toBytes(String.format("k%04d", i));
+          w.put(key, "d", "v", Bytes.toBytes(i == 5 ? "changed" : "a" + (i % 7 == 0 ? "" : "-" + i)));
+          if (i % 3 == 0) {
+            w.put(key, "d", "w", Bytes.toBytes("extra-" + i));
+          }
+        }
+        s2 = w.commit();
+      }
+      consumer.pollOutbox(ds.id(), 100);
+      SnapshotInfo s3 = publish(ds, 0, 60, "a"); // the extra columns dropped, k0030+ back
+      consumer.pollOutbox(ds.id(), 100);
+      ds.rollbackTo(s2.id()).commit();
+      consumer.pollOutbox(ds.id(), 100);
+      DatasetEvent published3 = handled.get(2);
+      handler.handle(handled.get(handled.size() - 1)); // the rollback again: a redelivery
+      handler.handle(published3); // an older event, late: changes nothing a newer one wrote
+      mismatches.removeIf(m -> m.contains("snapshot " + s3.id())); // the late event's own check compares with s3
+      assertEquals(snapshotRows(ds, s2.id()), tableRows(cluster.connection(), mirror), "after the late event");
+      SnapshotInfo s4 = publish(ds, 10, 40, "d");
+      SnapshotInfo s5 = publish(ds, 10, 45, "e");
+      ds.cleanup(); // the previous snapshots of s4's event are cleaned before it is handled: a resync
+      consumer.pollOutbox(ds.id(), 100);
+      assertEquals(List.of(), mismatches);
+      assertEquals(snapshotRows(ds, s5.id()), tableRows(cluster.connection(), mirror));
+      assertEquals(Optional.of(s5.id()), ds.currentSnapshot().map(SnapshotInfo::id));
+      assertEquals(35, tableRows(cluster.connection(), mirror).size());
+      assertEquals(List.of(s1.id(), s2.id(), s3.id(), s2.id(), s2.id(), s3.id(), s4.id(), s5.id()),
+          handled.stream().map(e -> e.snapshot().orElseThrow()).toList());
     }
   }
 }

@@ -4,7 +4,9 @@
  * under a run id derived from the event ({@link io.snapds.events.example.DerivedSnapshotJob}); and
  * the event-driven quality gate, a consumer that audits each staged snapshot and publishes or
  * discards it, and one that starts a downstream job per published snapshot
- * ({@link io.snapds.events.example.QualityGateExample}).
+ * ({@link io.snapds.events.example.QualityGateExample}); and a consumer of changes that keeps a
+ * plain HBase table equal to the current snapshot from the rows each publish changed
+ * ({@link io.snapds.events.example.TableMirror}).
  */
 @InterfaceAudience.Public
 package io.snapds.events.example;
