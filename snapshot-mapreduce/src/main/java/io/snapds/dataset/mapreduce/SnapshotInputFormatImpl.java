@@ -4,7 +4,6 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import io.snapds.dataset.DatasetId;
-import io.snapds.dataset.Durations;
 import io.snapds.dataset.RowScan;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
@@ -105,7 +104,8 @@ public final class SnapshotInputFormatImpl {
   }
 
   public static void setPinTtl(Configuration conf, Duration ttl) {
-    Durations.checkPositive(ttl, "pin time-to-live");
+    checkArgument(ttl != null && !ttl.isNegative() && ttl.compareTo(Duration.ofDays(36_500)) <= 0 && ttl.toMillis() > 0,
+        "pin time-to-live must be between 1 ms and 100 years, got %s", ttl);
     conf.setLong(PIN_TTL, ttl.toMillis());
   }
 
