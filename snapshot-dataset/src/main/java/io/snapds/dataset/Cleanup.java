@@ -51,19 +51,40 @@ final class Cleanup {
   private final EmptyRegionMerger merger;
   private final DatasetMetrics metrics;
 
-  Cleanup(DatasetId dataset, MetadataStore store, DataTable data, LockTable locks,
-      TransactionSystemClient txClient, Clock clock, MetadataPruner pruner, int threads, EmptyRegionMerger merger,
-      DatasetMetrics metrics) {
-    this.metrics = metrics;
-    this.ranges = new RangeCleaner(dataset, store, data, threads, DELETE_BATCH);
-    this.dataset = dataset;
-    this.store = store;
-    this.data = data;
-    this.locks = locks;
-    this.txClient = txClient;
-    this.clock = clock;
-    this.pruner = pruner;
-    this.merger = merger;
+  /** One cleanup of the dataset of {@code ops}, with its parts (all stateless: one per run costs nothing). */
+  Cleanup(OperationsContext ops) {
+    this.dataset = ops.id();
+    this.store = ops.store();
+    this.data = ops.data();
+    this.locks = ops.locks();
+    this.txClient = ops.txClient();
+    this.clock = ops.clock();
+    this.metrics = ops.metrics();
+    this.ranges = new RangeCleaner(dataset, store, data, ops.properties().cleanupThreads(), DELETE_BATCH);
+    this.pruner = new MetadataPruner(dataset, store, ops.properties(), locks);
+    this.merger = new EmptyRegionMerger(dataset, store, ops.connection(), ops.properties().mergeEmptyRegions(),
+        EmptyRegionMerger.BUDGET);
+  }
+
+  /**
+   * After an expiry committed: gives what it expired a cleanup fence (in a later transaction).
+   * Deferrable: when it loses every race of its short budget, the next cleanup sets the fences
+   * (its first step fences every snapshot awaiting cleanup that has none), so the expiry that
+   * committed is not reported as failed, nor held up for the whole {@code commit.retries}.
+   */
+  static void fenceAfter(OperationsContext ops, List<SnapshotInfo> expired) {
+    if (expired.isEmpty()) {
+      return;
+    }
+    try {
+      ops.store().updateDeferrable("mark cleanup fences", view -> {
+        fence(view);
+        return null;
+      });
+    } catch (CommitConflictException e) {
+      LOG.info("dataset {}: setting the cleanup fences of {} snapshots conflicted on every attempt; the next "
+          + "cleanup sets them", ops.id(), expired.size());
+    }
   }
 
   /** The fencing rule: each snapshot awaiting cleanup without a fence gets this transaction's id. */

@@ -48,6 +48,8 @@ final class EmptyRegionMerger {
   static final int MAX_REGIONS_PER_MERGE = 50;
   /** Regions looked up per gap per run: a gap left with more (merging was off) is worked down over runs. */
   static final int MAX_REGIONS_PER_GAP = 1000;
+  /** How long one run may spend merging; what is left waits for the next cleanup. */
+  static final Duration BUDGET = Duration.ofMinutes(1);
 
   private final DatasetId dataset;
   private final MetadataStore store;

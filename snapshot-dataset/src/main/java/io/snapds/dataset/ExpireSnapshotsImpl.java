@@ -52,7 +52,7 @@ final class ExpireSnapshotsImpl extends MetadataUpdate<List<SnapshotInfo>> imple
   /** What was expired gets its cleanup fence in a transaction that saw the expiry. */
   @Override
   void afterCommit(List<SnapshotInfo> expired) {
-    ops.fenceForCleanup(expired);
+    Cleanup.fenceAfter(ops, expired);
   }
 
   /** The snapshots to expire: those named, and those the age and count limits select. */

@@ -34,7 +34,7 @@ final class ExpiredLeases {
       if (took.isEmpty()) {
         continue; // live (or renewed meanwhile): not ours to touch
       }
-      ops.breakLock(l.lockName()); // our own lease: nobody can take the lock in between
+      BreakLock.run(ops, l.lockName()); // our own lease: nobody can take the lock in between
       fenced.add("fenced the expired lease of lock '" + l.lockName() + "' (token " + stale.token() + " of "
           + stale.owner() + "): its writer can no longer publish");
     }

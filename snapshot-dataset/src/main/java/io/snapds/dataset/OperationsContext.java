@@ -1,10 +1,8 @@
 package io.snapds.dataset;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkState;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.snapds.dataset.lock.LockLease;
 import io.snapds.dataset.lock.LockTable;
 import io.snapds.dataset.store.CommitClock;
 import io.snapds.dataset.store.DataTable;
@@ -13,26 +11,20 @@ import io.snapds.dataset.store.MetadataStore;
 import io.snapds.dataset.store.PropertiesCodec;
 import io.snapds.dataset.store.ReadTransactions;
 import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.tephra.Transaction;
 import org.apache.tephra.TransactionSystemClient;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What every operation of one dataset works on (the role of Iceberg's {@code TableOperations}):
- * the dataset's id and properties, its metadata store, lock table, data table, the transaction
- * client and clock, and the internal actions operations share (abort a snapshot, fence what was
- * expired for cleanup, break a lock). {@link SnapshotDataset} builds one when it is opened and
+ * the dataset's id and properties, the metadata format it was opened at, its metadata store, lock
+ * table, data table, the transaction client, clock and metrics, and the key prefixes seen; nothing
+ * else: each action lives in its operation ({@link Cleanup#fenceAfter}, {@link BreakLock},
+ * {@link Relay#advanceDeliveredPosition}, the writer's abort). {@link SnapshotDataset} builds one when it is opened and
  * hands it to the operations it returns ({@link NewSnapshot}, {@link SnapshotWriterImpl}, the
  * {@link MetadataUpdate}s, {@link Cleanup}, {@link DatasetReads}, ...); no operation holds the
  * facade.
@@ -41,7 +33,6 @@ import org.slf4j.LoggerFactory;
  * operations that need nothing else (an {@code InMemoryMetadataStore}).
  */
 final class OperationsContext {
-  private static final Logger LOG = LoggerFactory.getLogger(OperationsContext.class);
 
   private final DatasetId id;
   private final DatasetProperties properties;
@@ -51,7 +42,6 @@ final class OperationsContext {
   private final Connection connection;
   private final DataTable data;
   private final LockTable locks;
-  private final Cleanup cleanup;
   /** The metadata format the dataset had when this process opened it ({@code format.version}). */
   private final int format;
   private final DatasetMetrics metrics;
@@ -64,7 +54,7 @@ final class OperationsContext {
 
   private OperationsContext(DatasetId id, DatasetProperties properties, int format, MetadataStore store,
       TransactionSystemClient txClient, Clock clock, Connection connection, DataTable data, LockTable locks,
-      Cleanup cleanup, DatasetMetrics metrics) {
+      DatasetMetrics metrics) {
     this.metrics = metrics;
     this.format = format;
     this.id = id;
@@ -75,7 +65,6 @@ final class OperationsContext {
     this.connection = connection;
     this.data = data;
     this.locks = locks;
-    this.cleanup = cleanup;
   }
 
   /** The context of a dataset in HBase with its metadata in Tephra transactions. */
@@ -89,11 +78,7 @@ final class OperationsContext {
         readTxs.apply(typed)).observedBy(metrics);
     DataTable data = new DataTable(connection, id.dataTable());
     LockTable locks = new LockTable(connection, id.lockTable(), clock, metrics);
-    Cleanup cleanup = new Cleanup(id, store, data, locks, typed, clock, new MetadataPruner(id, store, properties, locks),
-        properties.cleanupThreads(),
-        new EmptyRegionMerger(id, store, connection, properties.mergeEmptyRegions(), Duration.ofMinutes(1)), metrics);
-    return new OperationsContext(id, properties, format, store, typed, clock, connection, data, locks, cleanup,
-        metrics);
+    return new OperationsContext(id, properties, format, store, typed, clock, connection, data, locks, metrics);
   }
 
   /**
@@ -102,7 +87,7 @@ final class OperationsContext {
    */
   static OperationsContext metadataOnly(DatasetId id, MetadataStore store, Clock clock) {
     return new OperationsContext(id, DatasetProperties.defaults(), PropertiesCodec.FORMAT_VERSION, store, null, clock,
-        null, null, null, null, DatasetMetrics.NONE);
+        null, null, null, DatasetMetrics.NONE);
   }
 
   DatasetId id() {
@@ -184,10 +169,6 @@ final class OperationsContext {
     return present(locks, "lock table");
   }
 
-  Cleanup cleanup() {
-    return present(cleanup, "cleanup");
-  }
-
   private <T> T present(T part, String what) {
     checkState(part != null, "this context of dataset %s has only its metadata, no %s", id, what);
     return part;
@@ -201,101 +182,5 @@ final class OperationsContext {
   /** A row writer into {@code snapshot} (which the caller checked is BUILDING). */
   SnapshotRowWriter rowWriter(SnapshotKeys snapshot, long writeBufferBytes) {
     return new SnapshotRowWriter(connection(), id, snapshot, families(), writeBufferBytes);
-  }
-
-  // ---- the internal actions operations share ----
-
-  /**
-   * After an expiry committed: gives what it expired a cleanup fence (in a later transaction).
-   * Deferrable: when it loses every race of its short budget, the next cleanup sets the fences
-   * (its first step fences every snapshot awaiting cleanup that has none), so the expiry that
-   * committed is not reported as failed, nor held up for the whole {@code commit.retries}.
-   */
-  void fenceForCleanup(List<SnapshotInfo> expired) {
-    if (expired.isEmpty()) {
-      return;
-    }
-    try {
-      store.updateDeferrable("mark cleanup fences", view -> {
-        Cleanup.fence(view);
-        return null;
-      });
-    } catch (CommitConflictException e) {
-      LOG.info("dataset {}: setting the cleanup fences of {} snapshots conflicted on every attempt; the next "
-          + "cleanup sets them", id, expired.size());
-    }
-  }
-
-  /**
-   * Marks a snapshot aborted (with a cleanup fence) and ends its building transaction. Its rows
-   * are left to cleanup, which deletes aborted snapshots without waiting for readers (none could
-   * read them): an abort costs the same whatever the snapshot's size.
-   */
-  void abortSnapshot(SnapshotId snapshot, Transaction buildTx) {
-    try {
-      store.update("abort snapshot " + snapshot, view -> {
-        SnapshotInfo s = view.snapshot(snapshot).orElse(null);
-        if (s == null || s.state() != SnapshotState.BUILDING && s.state() != SnapshotState.ABORTED) {
-          return false;
-        }
-        view.putSnapshot(s.toBuilder().state(SnapshotState.ABORTED)
-            .cleanupFence(view.transaction().getWritePointer()).build());
-        return true;
-      });
-    } finally {
-      // even when the metadata cannot be changed (access revoked, say), end the building
-      // transaction: then the next cleanup sees a dead writer and aborts the snapshot
-      txClient().abort(buildTx);
-    }
-  }
-
-  /**
-   * Moves the delivered position of {@code name} forward to {@code sequence}, never back (a
-   * concurrent relay of the same name may be ahead), in one metadata transaction named
-   * {@code description}; returns the position now recorded.
-   */
-  long advanceDeliveredPosition(String description, String name, long sequence) {
-    return store.update(description, view -> {
-      long at = view.deliveredPosition(name);
-      if (sequence <= at) {
-        return at;
-      }
-      view.putDeliveredPosition(name, sequence);
-      return sequence;
-    });
-  }
-
-  /**
-   * Revokes whatever lease holds the lock: raises the fence above the holder's token and aborts
-   * its BUILDING snapshot in one metadata transaction, invalidates its building transaction, and
-   * only then frees the lease (see {@link SnapshotDataset#breakLock}).
-   */
-  Optional<LockLease> breakLock(String lockName) {
-    checkArgument(lockName != null && !lockName.isEmpty(), "lock name must not be empty");
-    Optional<LockLease> holder = locks().status(lockName).lease();
-    if (holder.isEmpty()) {
-      return Optional.empty();
-    }
-    long token = holder.get().token();
-    List<SnapshotId> aborted = store.update("fence broken lock " + lockName, view -> {
-      if (view.fence(lockName) <= token) {
-        view.putFence(lockName, token + 1);
-      }
-      List<SnapshotId> revoked = new ArrayList<>();
-      for (SnapshotInfo s : view.building()) {
-        if (s.fencingToken() <= token && lockName.equals(NewSnapshot.lockName(s.sourceKey().orElse(null)))) {
-          view.putSnapshot(s.toBuilder().state(SnapshotState.ABORTED)
-              .cleanupFence(view.transaction().getWritePointer()).build());
-          revoked.add(s.id());
-        }
-      }
-      return revoked;
-    });
-    metrics.fenced(aborted.size());
-    for (SnapshotId s : aborted) {
-      txClient().invalidate(s.value()); // its building transaction may never end by itself
-    }
-    locks().breakLock(lockName, token);
-    return holder;
   }
 }

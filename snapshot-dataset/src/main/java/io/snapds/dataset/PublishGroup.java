@@ -169,7 +169,7 @@ public final class PublishGroup {
       } else if (m.writer() != null) {
         out.put(m.ops().id(), m.writer().published(p));
       } else {
-        m.ops().fenceForCleanup(p.expired());
+        Cleanup.fenceAfter(m.ops(), p.expired());
         out.put(m.ops().id(), p.snapshot());
       }
     }

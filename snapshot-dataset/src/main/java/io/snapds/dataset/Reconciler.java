@@ -106,7 +106,7 @@ public final class Reconciler {
       } catch (CommitConflictException e) { // the next pass discards them; this one goes on to cleanup
         repairs.add("discarding stale stages conflicted on every attempt; the next pass tries again");
       }
-      CleanupResult cleanup = dataset.cleanup().run(CleanupListener.NONE);
+      CleanupResult cleanup = new Cleanup(dataset).run(CleanupListener.NONE);
       relay(dataset, relays, relayed, behind);
       List<String> remaining = new ArrayList<>(reads.status().attention(stale));
       relayed.values().forEach(r -> r.failure().ifPresent(f -> remaining.add("relay '" + r.relay()
@@ -135,7 +135,7 @@ public final class Reconciler {
     java.time.Instant cutoff = dataset.clock().instant().minus(dataset.properties().stagedMaxAge());
     List<SnapshotInfo> discarded = dataset.store().update("discard stale stages",
         view -> StagedPublication.discardStagedBefore(dataset.id(), view, cutoff));
-    dataset.fenceForCleanup(discarded);
+    Cleanup.fenceAfter(dataset, discarded);
     return discarded.stream().map(s -> "discarded staged snapshot " + s.id() + ", staged at "
         + s.stagedAt().orElseThrow() + ", older than staged.max.age " + dataset.properties().stagedMaxAge()).toList();
   }

@@ -57,6 +57,23 @@ public final class Relay {
   }
 
   /**
+   * Moves the delivered position of {@code name} forward to {@code sequence}, never back (a
+   * concurrent relay of the same name may be ahead), in one metadata transaction named
+   * {@code description}; returns the position now recorded. Relays and consumers that record
+   * their own position ({@code SnapshotDataset.advanceDeliveredPosition}) share it.
+   */
+  static long advanceDeliveredPosition(OperationsContext ops, String description, String name, long sequence) {
+    return ops.store().update(description, view -> {
+      long at = view.deliveredPosition(name);
+      if (sequence <= at) {
+        return at;
+      }
+      view.putDeliveredPosition(name, sequence);
+      return sequence;
+    });
+  }
+
+  /**
    * A relay of {@code dataset}'s events to {@code sink} under {@code name}: the name keys its
    * delivered position, so each destination gets a name of its own and keeps it.
    */
@@ -117,7 +134,7 @@ public final class Relay {
         return new RelayResult(name, dataset, from, at, target, Optional.of(e.toString()));
       }
       long delivered = batch.get(batch.size() - 1).sequence();
-      at = ops.advanceDeliveredPosition("record delivered position of relay " + name, name, delivered);
+      at = advanceDeliveredPosition(ops, "record delivered position of relay " + name, name, delivered);
     }
     return new RelayResult(name, dataset, from, at, target, Optional.empty());
   }
@@ -131,7 +148,7 @@ public final class Relay {
    */
   public void skipTo(long sequence) {
     long was = position();
-    if (ops.advanceDeliveredPosition("skip relay " + name + " to " + sequence, name, sequence) > was) {
+    if (advanceDeliveredPosition(ops, "skip relay " + name + " to " + sequence, name, sequence) > was) {
       LOG.warn("relay '{}' of {} skipped events {}..{} without delivering them", name, dataset, was + 1, sequence);
     }
   }

@@ -321,7 +321,7 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
    * @throws IllegalArgumentException if {@code sequence} is negative or after the last event
    */
   public long advanceDeliveredPosition(String name, long sequence) {
-    return ops.advanceDeliveredPosition("advance delivered position of " + name, name, sequence);
+    return Relay.advanceDeliveredPosition(ops, "advance delivered position of " + name, name, sequence);
   }
 
   /** Every change of the current pointer that the history horizon keeps, oldest first. */
@@ -421,7 +421,7 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
     StagedPublication publication = new StagedPublication(ops.id(), staged, mode == PublishMode.REPLACE_CURRENT,
         ops.properties().retention(), null);
     Publication.Published published = ops.store().update("publish staged snapshot " + staged, publication::apply);
-    ops.fenceForCleanup(published.expired());
+    Cleanup.fenceAfter(ops, published.expired());
     return published.snapshot();
   }
 
@@ -436,7 +436,7 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
     checkNotNull(staged, "snapshot id must not be null");
     SnapshotInfo discarded = ops.store().update("discard staged snapshot " + staged,
         view -> StagedPublication.discard(ops.id(), view, staged));
-    ops.fenceForCleanup(List.of(discarded));
+    Cleanup.fenceAfter(ops, List.of(discarded));
     return discarded;
   }
 
@@ -476,7 +476,7 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
    */
   public CleanupResult cleanup(CleanupListener listener) {
     checkNotNull(listener, "cleanup listener must not be null");
-    return ops.cleanup().run(listener);
+    return new Cleanup(ops).run(listener);
   }
 
   /** Keeps {@code snapshot}'s rows from cleanup for {@code ttl} (renewable) or until released. */
@@ -542,7 +542,7 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
    * @throws CommitConflictException if the fence could not be raised (nothing was changed)
    */
   public Optional<LockLease> breakLock(String lockName) {
-    return ops.breakLock(lockName);
+    return BreakLock.run(ops, lockName);
   }
 
   /** For the public entry points of this package that take a dataset (the reconciler, relays). */

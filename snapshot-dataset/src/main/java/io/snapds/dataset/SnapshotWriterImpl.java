@@ -1,5 +1,6 @@
 package io.snapds.dataset;
 
+import org.apache.tephra.Transaction;
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkState;
 
@@ -343,7 +344,7 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     bestEffort("closing the row writer", rows::close);
     bestEffort("ending the building transaction", this::finishBuildTransaction);
     bestEffort("releasing the lock", () -> ops.locks().release(keeper.lease()));
-    bestEffort("setting cleanup fences", () -> ops.fenceForCleanup(published.expired()));
+    bestEffort("setting cleanup fences", () -> Cleanup.fenceAfter(ops, published.expired()));
   }
 
   private void bestEffort(String step, Runnable action) {
@@ -375,6 +376,29 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     abortQuietly();
   }
 
+  /**
+   * Marks a snapshot aborted (with a cleanup fence) and ends its building transaction. Its rows
+   * are left to cleanup, which deletes aborted snapshots without waiting for readers (none could
+   * read them): an abort costs the same whatever the snapshot's size.
+   */
+  static void abortSnapshot(OperationsContext ops, SnapshotId snapshot, Transaction buildTx) {
+    try {
+      ops.store().update("abort snapshot " + snapshot, view -> {
+        SnapshotInfo s = view.snapshot(snapshot).orElse(null);
+        if (s == null || s.state() != SnapshotState.BUILDING && s.state() != SnapshotState.ABORTED) {
+          return false;
+        }
+        view.putSnapshot(s.toBuilder().state(SnapshotState.ABORTED)
+            .cleanupFence(view.transaction().getWritePointer()).build());
+        return true;
+      });
+    } finally {
+      // even when the metadata cannot be changed (access revoked, say), end the building
+      // transaction: then the next cleanup sees a dead writer and aborts the snapshot
+      ops.txClient().abort(buildTx);
+    }
+  }
+
   private void abortQuietly() {
     status = Status.ABORTED;
     try {
@@ -384,7 +408,7 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     }
     keeper.close();
     try {
-      ops.abortSnapshot(handle.snapshot, handle.buildTx);
+      abortSnapshot(ops, handle.snapshot, handle.buildTx);
     } catch (RuntimeException e) {
       LOG.warn("aborting snapshot {} failed; cleanup will find it: {}", handle.snapshot, e.toString());
     }

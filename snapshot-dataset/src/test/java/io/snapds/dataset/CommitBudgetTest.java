@@ -65,7 +65,7 @@ class CommitBudgetTest {
 
     store.loseRaces(1_000); // a publishing loop that wins every race
     long before = store.attempts();
-    fixture.ops().fenceForCleanup(published.expired()); // gives up to the next cleanup, does not throw
+    Cleanup.fenceAfter(fixture.ops(), published.expired()); // gives up to the next cleanup, does not throw
     assertEquals(11, store.attempts() - before, "the short budget, not 1 + commit.retries");
     assertEquals(0, stored(first).cleanupFence(), "nothing committed");
 
