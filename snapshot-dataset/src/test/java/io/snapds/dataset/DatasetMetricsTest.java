@@ -86,6 +86,76 @@ class DatasetMetricsTest {
   }
 
   @Test
+  void aCommitThatSpendsItsRetriesAndOneThatLosesTheServiceCountOneFailureEach() {
+    SimpleMeterRegistry r = new SimpleMeterRegistry();
+    FaultyTxClient faulty = new FaultyTxClient(cluster.txClient());
+    SnapshotDatasets datasets = SnapshotDatasets.using(cluster.connection(), faulty).withMetrics(r);
+    DatasetId id = MiniCluster.uniqueDataset("metrics_commit_failures");
+    SnapshotDataset ds = datasets.create(id, DatasetProperties.builder().commitRetries(2).build());
+    SnapshotInfo first = publish(ds, "a", 2);
+    assertEquals(0, count(r, id, "snapds.commit.failures"));
+
+    // the tag's commit loses its first attempt and both retries: the budget is spent, one failure
+    faulty.failConflictChecks(3);
+    assertThrows(CommitConflictException.class, () -> ds.manageTags(first.id()).tag("gold").commit());
+    assertEquals(3, faulty.conflictsInjected());
+    assertEquals(1, count(r, id, "snapds.commit.failures"));
+    assertEquals(2, count(r, id, "snapds.commit.retries"));
+    assertEquals(3, count(r, id, "snapds.commit.conflicts"));
+
+    // the transaction service is gone during the next commit: not retried (its outcome is not a
+    // conflict), a second failure
+    faulty.failCommits(1);
+    assertThrows(SnapshotDatasetException.class, () -> ds.manageTags(first.id()).tag("silver").commit());
+    assertEquals(2, count(r, id, "snapds.commit.failures"));
+    assertEquals(2, count(r, id, "snapds.commit.retries"), "no retry of an error");
+
+    // a commit that succeeds counts no failure
+    assertEquals(java.util.List.of("blue"), ds.manageTags(first.id()).tag("blue").commit().tags().stream()
+        .toList());
+    assertEquals(2, count(r, id, "snapds.commit.failures"));
+  }
+
+  @Test
+  void aCleanupThatMergesTheEmptyRegionsOfCleanedSnapshotsCountsItsMerge() throws Exception {
+    SimpleMeterRegistry r = new SimpleMeterRegistry();
+    DatasetId id = MiniCluster.uniqueDataset("metrics_merge");
+    SnapshotDataset ds = cluster.datasets().withMetrics(r).create(id, DatasetProperties.builder()
+        .retention(RetentionPolicy.retainLast(1)).build());
+    // the first snapshot's range split at user key k00010 before its rows; each later snapshot
+    // inherits the split point. Every snapshot writes only keys below it (k00000-k00009), so no
+    // split leaves a region with references to its parent's files (HBase refuses to merge those).
+    SnapshotWriter first = ds.newSnapshot().begin();
+    cluster.splitAt(id.dataTable(), first.snapshotKeys().rowKey(Bytes.toBytes("k00010")));
+    for (int i = 0; i < 10; i++) {
+      first.put(Bytes.toBytes(String.format("k%05d", i)), "d", "v", Bytes.toBytes("a" + i));
+    }
+    first.commit();
+    publish(ds, "b", 10); // expires the first
+    publish(ds, "c", 10); // expires the second
+    assertEquals(0, count(r, id, "snapds.regions.merged"));
+    // [start, first's split), [first's split, second's split), [second's split, third's split), [third's split, end)
+    assertEquals(4, regions(id));
+
+    CleanupResult run = ds.cleanup();
+    assertEquals(2, run.cleaned().size(), "the first two snapshots are cleaned");
+    // the two regions below the third snapshot's range hold no live row: one merge makes them one;
+    // the region the third snapshot's range begins in holds live rows and is left alone
+    assertEquals(3, regions(id), "one region less");
+    assertEquals(1, count(r, id, "snapds.regions.merged"));
+    ds.cleanup(); // nothing more to clean or merge
+    assertEquals(1, count(r, id, "snapds.regions.merged"));
+    assertEquals(3, regions(id));
+  }
+
+  private int regions(DatasetId id) throws Exception {
+    try (org.apache.hadoop.hbase.client.RegionLocator locator = cluster.connection()
+        .getRegionLocator(id.dataTable())) {
+      return locator.getAllRegionLocations().size();
+    }
+  }
+
+  @Test
   void aWaitForAHeldLockIsTimedOnce() {
     SimpleMeterRegistry r = new SimpleMeterRegistry();
     DatasetId id = MiniCluster.uniqueDataset("metrics_wait");
