@@ -16,7 +16,8 @@ import picocli.CommandLine.ParseResult;
  *
  * <p>Left to the client's own JVM (the answer is "empty"): {@code load} (it reads standard input
  * and files named relative to the client's directory), {@code demo} (long, and it manages its own
- * environment), {@code server} (it manages this server), {@code reconcile --watch} in any spelling
+ * environment), {@code server} (it manages this server), {@code ui} (it serves until stopped),
+ * {@code reconcile --watch} in any spelling
  * picocli accepts ({@code --watch 1m}, {@code --watch=1m}: the parsed command says, not the strings;
  * it runs until stopped), any command given a file ({@code create --schema-file}) or an
  * {@code @argfile} (picocli would read it relative to the server's directory), commands for a
@@ -26,7 +27,7 @@ import picocli.CommandLine.ParseResult;
  * included) names a file in the client's working directory, never the server's.
  */
 final class InServerCommands {
-  private static final Set<String> OWN_JVM = Set.of("load", "demo", "server");
+  private static final Set<String> OWN_JVM = Set.of("load", "demo", "server", "ui");
 
   private InServerCommands() {}
 

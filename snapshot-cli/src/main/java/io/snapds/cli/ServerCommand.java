@@ -40,7 +40,8 @@ final class ServerCommand implements Runnable {
 
   static String describe(ServerInfo s) {
     return "pid " + s.pid() + ", ZooKeeper at " + s.zookeeperQuorum() + s.metricsUrl().map(u -> ", metrics at " + u)
-        .orElse("") + ", up since " + Formats.time(s.processStart());
+        .orElse("") + s.pageUrl().map(u -> ", status page at " + u).orElse("") + ", up since "
+        + Formats.time(s.processStart());
   }
 
   @Command(name = "start", mixinStandardHelpOptions = true, description = "Starts the server unless it runs.")

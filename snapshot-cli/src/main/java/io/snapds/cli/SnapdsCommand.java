@@ -22,7 +22,7 @@ import picocli.CommandLine.ScopeType;
     subcommands = {CreateCommand.class, DropCommand.class, ListCommand.class, HistoryCommand.class,
         ShowCommand.class, SchemaCommand.class, LoadCommand.class, PublishCommand.class, DiscardCommand.class, ScanCommand.class, GetCommand.class, DiffCommand.class, RollbackCommand.class,
         TagCommand.class, ExpireCommand.class, GcCommand.class, LockCommand.class, GrantCommand.class,
-        RevokeCommand.class, PermissionsCommand.class, UpgradeCommand.class, StatusCommand.class, ReconcileCommand.class, DemoCommand.class, ServerCommand.class,
+        RevokeCommand.class, PermissionsCommand.class, UpgradeCommand.class, StatusCommand.class, UiCommand.class, ReconcileCommand.class, DemoCommand.class, ServerCommand.class,
         CommandLine.HelpCommand.class})
 public final class SnapdsCommand implements Runnable {
   private final EnvironmentFactory environments;

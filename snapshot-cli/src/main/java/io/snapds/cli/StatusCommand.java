@@ -1,8 +1,7 @@
 package io.snapds.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.snapds.cli.env.Environment;
+import io.snapds.cli.output.DatasetReport;
 import io.snapds.cli.output.Formats;
 import io.snapds.cli.output.Json;
 import io.snapds.cli.output.TextTable;
@@ -39,9 +38,9 @@ final class StatusCommand extends EnvCommand {
     List<DatasetId> ids = datasets == null || datasets.isEmpty() ? env.datasets().list() : datasets;
     boolean attention = false;
     for (DatasetId id : ids) {
-      DatasetStatus status;
+      DatasetReport.Status report;
       try (SnapshotDataset ds = env.datasets().open(id)) {
-        status = ds.status();
+        report = DatasetReport.status(ds, stale);
       } catch (SnapshotDatasetException e) {
         if (datasets != null && !datasets.isEmpty()) {
           throw e; // asked for by name: its error says what is wrong, with its exit code
@@ -50,12 +49,11 @@ final class StatusCommand extends EnvCommand {
         print(id, e);
         continue;
       }
-      List<String> found = status.attention(stale);
-      attention |= !found.isEmpty();
+      attention |= !report.attention().isEmpty();
       if (json) {
-        Json.println(out(), toJson(status, found));
+        Json.println(out(), DatasetReport.toJson(report));
       } else {
-        print(status, found);
+        print(report.status(), report.attention());
       }
     }
     if (ids.isEmpty() && !json) {
@@ -102,7 +100,7 @@ final class StatusCommand extends EnvCommand {
     }
     if (!s.awaitingCleanup().isEmpty()) {
       TextTable t = new TextTable("AWAITING CLEANUP", "STATE", "WAITS FOR");
-      s.awaitingCleanup().forEach(b -> t.row(b.snapshot().id(), b.snapshot().state(), waitsFor(b)));
+      s.awaitingCleanup().forEach(b -> t.row(b.snapshot().id(), b.snapshot().state(), DatasetReport.waitsFor(b)));
       t.print(out(), "  ");
     }
     out().printf("  events:    last sequence %d%n", s.lastEventSequence());
@@ -117,48 +115,6 @@ final class StatusCommand extends EnvCommand {
       found.forEach(a -> out().println("    " + a));
     }
     out().println();
-  }
-
-  private static String waitsFor(DatasetStatus.Backlog b) {
-    return switch (b.waitsFor()) {
-      case NOTHING -> "nothing: the next cleanup (snapds gc) deletes it";
-      case FENCE -> "its cleanup fence (set by the next cleanup)";
-      case PINS -> b.livePins() + " reader pin(s)";
-      case READERS -> "transaction " + b.oldestReader().map(String::valueOf).orElse("?")
-          + " in progress, which began before it expired";
-    };
-  }
-
-  private static ObjectNode toJson(DatasetStatus s, List<String> found) {
-    ObjectNode node = Json.MAPPER.createObjectNode();
-    node.put("dataset", s.dataset().toString());
-    node.put("at", s.at().toString());
-    s.current().ifPresentOrElse(c -> node.set("current", Json.snapshot(c, true)), () -> node.putNull("current"));
-    s.sinceLastPublish().ifPresentOrElse(d -> node.put("secondsSinceLastPublish", d.toSeconds()),
-        () -> node.putNull("secondsSinceLastPublish"));
-    ArrayNode building = node.putArray("building");
-    s.building().forEach(b -> building.addObject().put("id", b.snapshot().id().value()).put("lock", b.lockName())
-        .put("writer", b.snapshot().writer()).put("createdAt", b.snapshot().createdAt().toString())
-        .put("transactionOpen", b.transactionOpen()).put("leaseHeld", b.leaseHeld()));
-    ArrayNode staged = node.putArray("staged");
-    s.staged().forEach(x -> staged.add(Json.snapshot(x, false)));
-    ArrayNode locks = node.putArray("locks");
-    for (LockStatus l : s.locks()) {
-      ObjectNode lock = locks.addObject().put("name", l.lockName()).put("lastToken", l.lastToken())
-          .put("waiters", l.waiters());
-      l.lease().ifPresentOrElse(x -> lock.putObject("lease").put("owner", x.owner()).put("token", x.token())
-          .put("expiresAt", x.expiresAt().toString()).put("expired", x.isExpired(s.at())), () -> lock.putNull("lease"));
-    }
-    ArrayNode backlog = node.putArray("awaitingCleanup");
-    s.awaitingCleanup().forEach(b -> backlog.addObject().put("id", b.snapshot().id().value())
-        .put("state", b.snapshot().state().name()).put("waitsFor", b.waitsFor().name()).put("livePins", b.livePins()));
-    node.put("lastEventSequence", s.lastEventSequence());
-    ArrayNode deliveries = node.putArray("deliveries");
-    s.deliveries().forEach(d -> deliveries.addObject().put("name", d.name()).put("position", d.position())
-        .put("undelivered", d.undelivered()).put("behindWindow", d.behindWindow()));
-    ArrayNode attention = node.putArray("attention");
-    found.forEach(attention::add);
-    return node;
   }
 
   private static String age(Duration d) {

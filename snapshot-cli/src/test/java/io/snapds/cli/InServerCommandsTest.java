@@ -40,6 +40,15 @@ class InServerCommandsTest {
   }
 
   @Test
+  void theStatusPageIsLeftToTheClient() {
+    // 'snapds ui' serves until stopped: run in the server, it would outlive its client
+    Path home = clientDir.resolve("home");
+    for (List<String> args : List.of(List.of("ui"), List.of("ui", "--port", "8080"), List.of("ui", "--port=0"))) {
+      assertEquals(OptionalInt.empty(), inServer(home, args.toArray(String[]::new)), "run in the server: " + args);
+    }
+  }
+
+  @Test
   void anArgFileIsLeftToTheClientWhoseDirectoryItIsIn() throws Exception {
     Files.writeString(clientDir.resolve("cmd.args"), "reconcile\n--watch=1m\n");
     assertEquals(OptionalInt.empty(), inServer(clientDir.resolve("home"), "@cmd.args"));

@@ -205,6 +205,19 @@ class ServerModeTest {
         java.net.http.HttpResponse.BodyHandlers.ofString());
     assertEquals(200, scrape.statusCode());
     assertTrue(scrape.body().contains("snapds_reader_pins{dataset=\"shop:b\"}"), scrape.body());
+    // and its status page, behind the command service's token, which the address status prints carries
+    java.util.regex.Matcher page = java.util.regex.Pattern.compile(
+        "status page at (http://127\\.0\\.0\\.1:[0-9]+/)\\?token=([0-9a-f]{32})").matcher(status);
+    assertTrue(page.find(), status);
+    java.net.http.HttpRequest.Builder datasets = java.net.http.HttpRequest.newBuilder(
+        java.net.URI.create(page.group(1) + "api/datasets"));
+    assertEquals(401, java.net.http.HttpClient.newHttpClient().send(datasets.build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode(), "no token, no data");
+    java.net.http.HttpResponse<String> listed = java.net.http.HttpClient.newHttpClient().send(
+        datasets.header("Cookie", io.snapds.cli.env.StatusPage.COOKIE + "=" + page.group(2)).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, listed.statusCode(), listed.body());
+    assertTrue(listed.body().contains("\"dataset\":\"shop:b\""), listed.body());
 
     // several at once, and a load (its own JVM, reading a file) meanwhile
     Launcher.Running load = start("l2", "load", "shop:b", csv("again.csv", 20).toString(), "--key", "id");

@@ -64,6 +64,7 @@ final class HomeServer {
   private SharedEnvironment commandEnv;
   private CommandService commands;
   private MetricsEndpoint metrics;
+  private StatusPage page;
 
   private HomeServer(Path home, Duration idle, CommandService.Runner runner) {
     this.home = home;
@@ -99,7 +100,10 @@ final class HomeServer {
           TephraServiceClient.connect("localhost:" + zkPort, conf));
       commands = CommandService.start(home, commandEnv, runner);
       metrics = MetricsEndpoint.start(0); // the datasets' metrics of the commands run here, on loopback
-      ServerInfo.ofThisProcess(zkPort, commands, metrics).write(home);
+      // the status page, on loopback, behind the command service's token
+      page = StatusPage.start(0, commandEnv, commands.token(), Duration.ofHours(1),
+          io.snapds.cli.output.DatasetReport.DEFAULT_TIMELINE);
+      ServerInfo.ofThisProcess(zkPort, commands, metrics, page).write(home);
       LOG.info("snapds server of {} ready in {} ms: ZooKeeper port {}", home, (System.nanoTime() - t0) / 1_000_000,
           zkPort);
     } catch (IOException | RuntimeException e) {
@@ -181,6 +185,9 @@ final class HomeServer {
     }
     if (metrics != null) {
       metrics.close();
+    }
+    if (page != null) {
+      page.close();
     }
     if (commandEnv != null) {
       commandEnv.shutDown();

@@ -22,17 +22,19 @@ import java.util.Properties;
  * Tephra answer: its process (pid and start time, so that a reused pid is not taken for it) and
  * the loopback ZooKeeper port through which clients find HBase and Tephra's transaction service,
  * the loopback port and token of its {@link CommandService} (the file is readable by its owner only),
- * and the loopback port of its {@link MetricsEndpoint} (0: none).
+ * the loopback port of its {@link MetricsEndpoint} (0: none) and of its {@link StatusPage} (0: none;
+ * it takes the command service's token).
  * The server writes it atomically when it is ready and deletes it as the first step of stopping.
  */
 public record ServerInfo(long pid, Instant processStart, int zookeeperPort, long build, int commandPort,
-    String commandToken, int metricsPort) {
+    String commandToken, int metricsPort, int pagePort) {
   static final String FILE = "server.properties";
 
-  static ServerInfo ofThisProcess(int zookeeperPort, CommandService commands, MetricsEndpoint metrics) {
+  static ServerInfo ofThisProcess(int zookeeperPort, CommandService commands, MetricsEndpoint metrics,
+      StatusPage page) {
     ProcessHandle self = ProcessHandle.current();
     return new ServerInfo(self.pid(), self.info().startInstant().orElse(Instant.EPOCH), zookeeperPort, currentBuild(),
-        commands.port(), commands.token(), metrics == null ? 0 : metrics.port());
+        commands.port(), commands.token(), metrics == null ? 0 : metrics.port(), page == null ? 0 : page.port());
   }
 
   /**
@@ -71,7 +73,8 @@ public record ServerInfo(long pid, Instant processStart, int zookeeperPort, long
       return Optional.of(new ServerInfo(Long.parseLong(p.getProperty("pid")),
           Instant.parse(p.getProperty("process.start")), Integer.parseInt(p.getProperty("zookeeper.port")),
           Long.parseLong(p.getProperty("build", "0")), Integer.parseInt(p.getProperty("command.port", "0")),
-          p.getProperty("command.token", ""), Integer.parseInt(p.getProperty("metrics.port", "0"))));
+          p.getProperty("command.token", ""), Integer.parseInt(p.getProperty("metrics.port", "0")),
+          Integer.parseInt(p.getProperty("page.port", "0"))));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException | RuntimeException e) {
@@ -88,6 +91,7 @@ public record ServerInfo(long pid, Instant processStart, int zookeeperPort, long
     p.setProperty("command.port", Integer.toString(commandPort));
     p.setProperty("command.token", commandToken);
     p.setProperty("metrics.port", Integer.toString(metricsPort));
+    p.setProperty("page.port", Integer.toString(pagePort));
     Path tmp = home.resolve(FILE + ".tmp");
     Files.deleteIfExists(tmp);
     try {
@@ -177,6 +181,14 @@ public record ServerInfo(long pid, Instant processStart, int zookeeperPort, long
   /** Where the server's dataset metrics are scraped (Prometheus text format, loopback only), if it serves them. */
   public Optional<String> metricsUrl() {
     return metricsPort > 0 ? Optional.of("http://127.0.0.1:" + metricsPort + MetricsEndpoint.PATH) : Optional.empty();
+  }
+
+  /**
+   * Where the server's status page is opened, if it serves one: the address carries the token, so
+   * it is for this user's eyes only, like {@code server.properties}.
+   */
+  public Optional<String> pageUrl() {
+    return pagePort > 0 ? Optional.of(StatusPage.url(pagePort, commandToken)) : Optional.empty();
   }
 
   public String zookeeperQuorum() {
