@@ -48,6 +48,11 @@ final class AsOfClauses {
       }
       DatasetId dataset = DatasetId.parse(table.getParameters().get(HiveTableProperties.DATASET));
       try {
+        if (SnapshotSettings.diff(table.getParameters()::get, conf).isPresent()) {
+          throw new IllegalArgumentException("the table reads a diff (" + HiveTableProperties.DIFF_FROM + ", "
+              + HiveTableProperties.DIFF_TO + "), which reads two snapshots: leave the clause out, or unset the diff"
+              + " settings to read one snapshot");
+        }
         QueryPins.resolve(conf, dataset, selector);
       } catch (SnapshotDatasetException | IllegalArgumentException e) {
         throw new SemanticException("table " + table.getFullyQualifiedName() + " " + clause(table) + ": "

@@ -7,9 +7,9 @@ import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hive.serde2.typeinfo.PrimitiveTypeInfo;
 
 /**
- * Where one Hive column comes from: the row key ({@code :key}) or one column
- * {@code family:qualifier} of the snapshot, and how its bytes are encoded. Immutable; built by
- * {@link ColumnMappings#parse}.
+ * Where one Hive column comes from: the row key ({@code :key}), one column
+ * {@code family:qualifier} of the snapshot, or a diff's change type ({@code :change}), and how its
+ * bytes are encoded. Immutable; built by {@link ColumnMappings#parse}.
  */
 public final class ColumnMapping {
   private final String hiveName;
@@ -17,8 +17,20 @@ public final class ColumnMapping {
   private final byte[] family;
   private final byte[] qualifier;
   private final ValueEncoding encoding;
+  private final boolean change;
 
   ColumnMapping(String hiveName, PrimitiveTypeInfo type, byte[] family, byte[] qualifier, ValueEncoding encoding) {
+    this(hiveName, type, family, qualifier, encoding, false);
+  }
+
+  /** The {@code :change} column of a diff. */
+  static ColumnMapping change(String hiveName, PrimitiveTypeInfo type) {
+    return new ColumnMapping(hiveName, type, null, null, ValueEncoding.TEXT, true);
+  }
+
+  private ColumnMapping(String hiveName, PrimitiveTypeInfo type, byte[] family, byte[] qualifier,
+      ValueEncoding encoding, boolean change) {
+    this.change = change;
     this.hiveName = checkNotNull(hiveName, "hiveName");
     this.type = checkNotNull(type, "type");
     this.family = family;
@@ -35,7 +47,17 @@ public final class ColumnMapping {
   }
 
   public boolean isKey() {
-    return family == null;
+    return family == null && !change;
+  }
+
+  /** Whether the column is a diff's change type ({@code :change}): ADDED, REMOVED, CHANGED, or NULL. */
+  public boolean isChange() {
+    return change;
+  }
+
+  /** Whether the column is a cell, {@code family:qualifier}. */
+  public boolean isCell() {
+    return family != null;
   }
 
   /** The family, or null for the row key. */
@@ -56,18 +78,18 @@ public final class ColumnMapping {
   public boolean equals(Object o) {
     return o instanceof ColumnMapping other && hiveName.equals(other.hiveName) && type.equals(other.type)
         && Objects.deepEquals(family, other.family) && Objects.deepEquals(qualifier, other.qualifier)
-        && encoding == other.encoding;
+        && encoding == other.encoding && change == other.change;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(hiveName, type, Bytes.hashCode(family == null ? new byte[0] : family),
-        Bytes.hashCode(qualifier == null ? new byte[0] : qualifier), encoding);
+        Bytes.hashCode(qualifier == null ? new byte[0] : qualifier), encoding, change);
   }
 
   @Override
   public String toString() {
-    String source = isKey() ? ":key" : Bytes.toString(family) + ":" + Bytes.toString(qualifier);
+    String source = change ? ":change" : isKey() ? ":key" : Bytes.toString(family) + ":" + Bytes.toString(qualifier);
     return hiveName + " " + type.getTypeName() + " <- " + source + (encoding == ValueEncoding.BINARY ? "#b" : "");
   }
 }

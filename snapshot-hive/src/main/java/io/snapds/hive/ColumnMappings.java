@@ -17,7 +17,8 @@ import org.apache.hadoop.hive.serde2.typeinfo.TypeInfo;
 /**
  * The table's column mapping ({@code snapds.columns.mapping}): one entry per Hive column, in
  * order, separated by commas. {@code :key} is the row key (exactly one column), {@code family:qualifier}
- * a cell; a suffix {@code #b} stores the value as fixed-width binary, {@code #s} (the default) as
+ * a cell, {@code :change} (at most one string column) the change type of a diff ({@link
+ * HiveTableProperties#DIFF_FROM}; NULL when the table reads one snapshot); a suffix {@code #b} stores the value as fixed-width binary, {@code #s} (the default) as
  * UTF-8 text; see {@link ValueEncoding}. Example: {@code :key,d:price#b,d:name,d:updated}.
  */
 public final class ColumnMappings {
@@ -50,8 +51,14 @@ public final class ColumnMappings {
         entries.length, names.size(), names);
     List<ColumnMapping> out = new ArrayList<>(entries.length);
     int key = -1;
+    int change = -1;
     for (int i = 0; i < entries.length; i++) {
       ColumnMapping m = parseEntry(entries[i].trim(), names.get(i), types.get(i));
+      if (m.isChange()) {
+        checkArgument(change < 0, "%s '%s' maps both %s and %s to :change; map at most one column to a diff's change",
+            HiveTableProperties.COLUMNS_MAPPING, spec, names.get(Math.max(change, 0)), names.get(i));
+        change = i;
+      }
       if (m.isKey()) {
         checkArgument(key < 0, "%s '%s' maps both %s and %s to :key; map exactly one column to the row key",
             HiveTableProperties.COLUMNS_MAPPING, spec, names.get(Math.max(key, 0)), names.get(i));
@@ -63,7 +70,7 @@ public final class ColumnMappings {
         HiveTableProperties.COLUMNS_MAPPING, spec);
     Set<String> seen = new HashSet<>();
     for (ColumnMapping m : out) {
-      if (!m.isKey()) {
+      if (m.isCell()) {
         String cell = Bytes.toString(m.family()) + ":" + Bytes.toString(m.qualifier());
         checkArgument(seen.add(cell), "%s '%s' maps the cell %s twice", HiveTableProperties.COLUMNS_MAPPING, spec, cell);
       }
@@ -90,12 +97,18 @@ public final class ColumnMappings {
       }
     }
     PrimitiveTypeInfo primitive = (PrimitiveTypeInfo) type;
+    if (source.equals(":change")) {
+      checkArgument(primitive.getPrimitiveCategory() == PrimitiveCategory.STRING && hash < 0,
+          "mapping '%s' of column %s: a diff's change column is a string column mapped as plain ':change', not %s",
+          entry, name, type.getTypeName() + (hash < 0 ? "" : " with a suffix"));
+      return ColumnMapping.change(name, primitive);
+    }
     if (source.equals(":key")) {
       return new ColumnMapping(name, primitive, null, null, encoding);
     }
     int colon = source.indexOf(':');
     checkArgument(colon > 0 && colon < source.length() - 1,
-        "mapping '%s' of column %s is not ':key' or 'family:qualifier'", entry, name);
+        "mapping '%s' of column %s is not ':key', ':change' or 'family:qualifier'", entry, name);
     return new ColumnMapping(name, primitive, Bytes.toBytes(source.substring(0, colon)),
         Bytes.toBytes(source.substring(colon + 1)), encoding);
   }
@@ -114,7 +127,7 @@ public final class ColumnMappings {
 
   /** The families the mapping reads. */
   public Set<String> families() {
-    return columns.stream().filter(c -> !c.isKey()).map(c -> Bytes.toString(c.family()))
+    return columns.stream().filter(ColumnMapping::isCell).map(c -> Bytes.toString(c.family()))
         .collect(Collectors.toCollection(java.util.TreeSet::new));
   }
 

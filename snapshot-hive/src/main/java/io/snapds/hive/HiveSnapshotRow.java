@@ -1,5 +1,6 @@
 package io.snapds.hive;
 
+import io.snapds.dataset.RowChange;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotRow;
 import io.snapds.dataset.mapreduce.SnapshotRowWritable;
@@ -11,18 +12,27 @@ import org.apache.hadoop.io.Writable;
 /**
  * What the record reader hands the SerDe: a row and the snapshot it was read from, so that a
  * table over a dataset with a schema decodes each row with the schema its snapshot was written
- * with (a query can read several snapshots of one dataset). Mutable, reused by the reader.
+ * with (a query can read several snapshots of one dataset). A diff's reader adds the change type
+ * (the row is then the old row of a REMOVED change, else the new one). Mutable, reused by the
+ * reader.
  */
 public final class HiveSnapshotRow implements Writable {
   private final SnapshotRowWritable row = new SnapshotRowWritable();
   private long snapshot;
+  private RowChange.Kind change;
 
   /** For the framework. */
   public HiveSnapshotRow() {}
 
   void set(SnapshotRow value, SnapshotId from) {
+    set(value, from, null);
+  }
+
+  /** @param change the change type of a diff's row; null for a row of one snapshot */
+  void set(SnapshotRow value, SnapshotId from, RowChange.Kind change) {
     row.set(value);
     snapshot = from.value();
+    this.change = change;
   }
 
   public SnapshotRow row() {
@@ -33,15 +43,23 @@ public final class HiveSnapshotRow implements Writable {
     return SnapshotId.of(snapshot);
   }
 
+  /** The change type of a diff's row; null for a row read from one snapshot. */
+  public RowChange.Kind change() {
+    return change;
+  }
+
   @Override
   public void write(DataOutput out) throws IOException {
     out.writeLong(snapshot);
+    out.writeByte(change == null ? -1 : change.ordinal());
     row.write(out);
   }
 
   @Override
   public void readFields(DataInput in) throws IOException {
     snapshot = in.readLong();
+    int c = in.readByte();
+    change = c < 0 ? null : RowChange.Kind.values()[c];
     row.readFields(in);
   }
 }

@@ -33,16 +33,43 @@ public final class HiveTableProperties {
    * or {@code FOR SYSTEM_VERSION AS OF ${hiveconf:snapds.write.staged.snapshot}}.
    */
   public static final String STAGED_SNAPSHOT = "snapds.write.staged.snapshot";
+  /**
+   * Session setting or table property: read the rows that differ between this snapshot and
+   * {@link #DIFF_TO} instead of one snapshot: {@code current}, a snapshot id, {@code tag:NAME} or
+   * {@code @TIME} (a time as {@link #SNAPSHOT_AS_OF} takes it). Each of the two is read from the
+   * table property first, then from the session setting; both must be set, or neither.
+   */
+  public static final String DIFF_FROM = "snapds.diff.from";
+  /** Session setting or table property: the newer snapshot of a diff, see {@link #DIFF_FROM}. */
+  public static final String DIFF_TO = "snapds.diff.to";
+  /**
+   * The change-type column of a diff: ADDED, REMOVED or CHANGED (NULL when the table reads one
+   * snapshot). Mapped as {@code :change} in {@link #COLUMNS_MAPPING}; a table that takes its
+   * columns from the dataset's schema gets it first, under this name, while it reads a diff.
+   */
+  public static final String CHANGE_COLUMN = "snapds_change";
+
   /** Setting: how long a query's reader pin keeps its snapshot from cleanup, seconds (default 86400). */
   public static final String PIN_TTL_SECONDS = "snapds.reader.pin.ttl.seconds";
 
   /** Job property written at compile time: the snapshot id every scan of the query reads. */
   public static final String PINNED_SNAPSHOT = "snapds.snapshot.pinned";
 
+  /** Job property written at compile time: the older snapshot id of the diff the query reads. */
+  public static final String PINNED_DIFF_FROM = "snapds.diff.pinned.from";
+  /** Job property written at compile time: the newer snapshot id of the diff the query reads. */
+  public static final String PINNED_DIFF_TO = "snapds.diff.pinned.to";
+
   /** Hadoop counter group of the record reader. */
   public static final String COUNTER_GROUP = "snapds";
-  /** Counter: rows the record readers returned to Hive (after the key ranges were applied). */
+  /**
+   * Counter: rows the record readers returned to Hive (after the key ranges were applied); for a
+   * diff, the changes they returned.
+   */
   public static final String ROWS_READ = "ROWS_READ";
+
+  /** Counter: the diff splits the record readers read (one per piece between region starts of either snapshot). */
+  public static final String DIFF_SPLITS = "DIFF_SPLITS";
 
   private HiveTableProperties() {}
 }

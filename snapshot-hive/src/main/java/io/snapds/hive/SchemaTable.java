@@ -1,6 +1,7 @@
 package io.snapds.hive;
 
 import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.RowChange;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotRow;
@@ -17,6 +18,7 @@ import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.serde2.typeinfo.TypeInfo;
+import org.apache.hadoop.hive.serde2.typeinfo.TypeInfoFactory;
 
 /**
  * A Hive table over a dataset with a schema (a table without {@code snapds.columns.mapping}). Its
@@ -26,22 +28,32 @@ import org.apache.hadoop.hive.serde2.typeinfo.TypeInfo;
  * A row of any snapshot (a {@code FOR SYSTEM_VERSION AS OF} reads an older one) decodes with the
  * schema that snapshot was written with, projected onto the table schema by field id: a field
  * renamed since reads under its new name, a field added since reads NULL, an int widened to long
- * reads as that long.
+ * reads as that long. While the table reads a diff ({@link HiveTableProperties#DIFF_FROM}, as a table
+ * property or a session setting), its first column is the change type,
+ * {@link HiveTableProperties#CHANGE_COLUMN}.
  */
 final class SchemaTable {
   private final Configuration conf;
   private final DatasetId dataset;
   private final Schema schema;
   private final String family;
+  /** Whether the table reads a diff: its first column is then the change type. */
+  private final boolean changeColumn;
   /** The write schema of each snapshot read so far, as a codec (a query reads one or a few). */
   private final Map<SnapshotId, RowCodec> written = new ConcurrentHashMap<>();
 
-  private SchemaTable(Configuration conf, DatasetId dataset, Schema schema, String family) {
+  private SchemaTable(Configuration conf, DatasetId dataset, Schema schema, String family, boolean changeColumn) {
     this.conf = conf;
     this.dataset = dataset;
     this.schema = schema;
     this.family = family;
+    this.changeColumn = changeColumn;
     schema.fields().forEach(f -> HiveTypes.typeInfo(f.type()));
+    if (changeColumn && schema.fields().stream().anyMatch(f -> f.name().equalsIgnoreCase(HiveTableProperties.CHANGE_COLUMN))) {
+      throw new IllegalArgumentException("dataset " + dataset + " has a field named " + HiveTableProperties.CHANGE_COLUMN
+          + ", the column a diff adds: read the diff through a table with a column list and "
+          + HiveTableProperties.COLUMNS_MAPPING + " (':change' maps the change type to a column of your naming)");
+    }
   }
 
   /** Whether the table takes its columns from the dataset's schema: it has no column mapping. */
@@ -64,6 +76,7 @@ final class SchemaTable {
     }
     DatasetId id = DatasetId.parse(name);
     SnapshotSelector selector = SnapshotSettings.fromSettings(table, conf);
+    boolean diff = SnapshotSettings.diff(table, conf).isPresent();
     try (SnapshotDataset dataset = DatasetConnections.datasets(conf).open(id)) {
       Optional<Schema> schema = selector.equals(SnapshotSelector.current()) ? dataset.schema()
           : dataset.schema(QueryPins.resolve(conf, id, selector));
@@ -71,7 +84,7 @@ final class SchemaTable {
         throw new IllegalArgumentException("dataset " + id + " has no schema: give the table a column list and "
             + HiveTableProperties.COLUMNS_MAPPING + " (e.g. ':key,d:price'), or give the dataset a schema");
       }
-      return new SchemaTable(conf, id, schema.get(), dataset.properties().defaultFamily());
+      return new SchemaTable(conf, id, schema.get(), dataset.properties().defaultFamily(), diff);
     }
   }
 
@@ -81,12 +94,18 @@ final class SchemaTable {
 
   List<String> columnNames() {
     List<String> out = new ArrayList<>();
+    if (changeColumn) {
+      out.add(HiveTableProperties.CHANGE_COLUMN);
+    }
     schema.fields().forEach(f -> out.add(f.name()));
     return out;
   }
 
   List<TypeInfo> columnTypes() {
     List<TypeInfo> out = new ArrayList<>();
+    if (changeColumn) {
+      out.add(TypeInfoFactory.stringTypeInfo);
+    }
     schema.fields().forEach(f -> out.add(HiveTypes.typeInfo(f.type())));
     return out;
   }
@@ -96,19 +115,26 @@ final class SchemaTable {
   }
 
   /**
-   * Decodes {@code row} of {@code snapshot} into {@code into}, one Hive value per column.
+   * Decodes {@code row} of {@code snapshot} into {@code into}, one Hive value per column (first the
+   * change type, when the table reads a diff).
    *
+   * @param change the diff's change type of the row; null for a row of one snapshot
    * @throws io.snapds.dataset.schema.InvalidValueException if a cell does not decode as its type
    * @throws IllegalStateException if the snapshot has no schema
    */
-  void decode(SnapshotRow row, SnapshotId snapshot, List<Object> into) {
+  void decode(SnapshotRow row, SnapshotId snapshot, RowChange.Kind change, List<Object> into) {
     RowCodec codec = written.computeIfAbsent(snapshot, this::writtenWith);
     SchemaRecord record = codec.decode(row);
     List<Field> fields = schema.fields();
+    int first = 0;
+    if (changeColumn) {
+      into.set(0, change == null ? null : change.name());
+      first = 1;
+    }
     for (int i = 0; i < fields.size(); i++) {
       Field f = fields.get(i);
       Optional<Field> then = record.schema().findField(f.id());
-      into.set(i, then.isEmpty() ? null : HiveTypes.toHive(f, widen(f, record.get(then.get().name()))));
+      into.set(first + i, then.isEmpty() ? null : HiveTypes.toHive(f, widen(f, record.get(then.get().name()))));
     }
   }
 

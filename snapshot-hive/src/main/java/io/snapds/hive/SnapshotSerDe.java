@@ -2,6 +2,7 @@ package io.snapds.hive;
 
 import io.snapds.dataset.mapreduce.SnapshotRowWritable;
 import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.RowChange;
 import io.snapds.dataset.SnapshotRow;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,7 +27,10 @@ import org.apache.hadoop.io.Writable;
  * column by column as the mapping says (see {@link ColumnMappings} and {@link ValueEncoding}; a
  * missing cell is NULL, writing a NULL writes no cell). A table without one takes its columns
  * from the dataset's schema and decodes each row with the schema its snapshot was written with
- * ({@link SchemaTable}). Rows are Java lists read through Hive's standard Java object inspectors.
+ * ({@link SchemaTable}). A table that reads a diff ({@link HiveTableProperties#DIFF_FROM}) gets each
+ * change's row (the old row of a REMOVED one, else the new one) and its change type in the
+ * {@code :change} column (a schema table: the first column, {@link HiveTableProperties#CHANGE_COLUMN}).
+ * Rows are Java lists read through Hive's standard Java object inspectors.
  */
 public final class SnapshotSerDe extends AbstractSerDe {
   private ColumnMappings mappings;
@@ -98,16 +102,21 @@ public final class SnapshotSerDe extends AbstractSerDe {
     if (schemaTable != null) {
       HiveSnapshotRow h = (HiveSnapshotRow) blob;
       try {
-        schemaTable.decode(h.row(), h.snapshot(), row);
+        schemaTable.decode(h.row(), h.snapshot(), h.change(), row);
       } catch (RuntimeException e) { // a cell that does not decode as its field's type
         throw new SerDeException(e.getMessage(), e);
       }
       return row;
     }
     SnapshotRow r = blob instanceof HiveSnapshotRow h ? h.row() : ((SnapshotRowWritable) blob).get();
+    RowChange.Kind change = blob instanceof HiveSnapshotRow h ? h.change() : null;
     List<ColumnMapping> cols = mappings.columns();
     for (int i = 0; i < cols.size(); i++) {
       ColumnMapping c = cols.get(i);
+      if (c.isChange()) {
+        row.set(i, change == null ? null : change.name());
+        continue;
+      }
       byte[] bytes = c.isKey() ? r.key() : r.value(c.family(), c.qualifier());
       row.set(i, ValueCodec.decode(bytes, c.type(), c.encoding()));
     }
@@ -131,6 +140,9 @@ public final class SnapshotSerDe extends AbstractSerDe {
     NavigableMap<byte[], NavigableMap<byte[], byte[]>> cells = new TreeMap<>(Bytes.BYTES_COMPARATOR);
     for (int i = 0; i < cols.size(); i++) {
       ColumnMapping c = cols.get(i);
+      if (c.isChange()) {
+        continue; // a diff's change type: not stored (an INSERT into a table that reads a diff is refused)
+      }
       PrimitiveObjectInspector poi = (PrimitiveObjectInspector) fields.get(i).getFieldObjectInspector();
       Object value = poi.getPrimitiveJavaObject(soi.getStructFieldData(obj, fields.get(i)));
       byte[] bytes = ValueCodec.encode(value, c.type(), c.encoding());

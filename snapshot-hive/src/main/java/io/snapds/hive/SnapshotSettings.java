@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
@@ -61,6 +62,78 @@ final class SnapshotSettings {
     }
     return asOf != null ? SnapshotSelector.asOf(parseTime(level + " " + HiveTableProperties.SNAPSHOT_AS_OF, asOf))
         : SnapshotSelector.current();
+  }
+
+  /** The two snapshots a table reads the rows that differ between, from {@code snapds.diff.from}/{@code .to}. */
+  record Diff(SnapshotSelector from, SnapshotSelector to) {}
+
+  /**
+   * The diff a table reads ({@link HiveTableProperties#DIFF_FROM}, {@link HiveTableProperties#DIFF_TO}),
+   * each from the table property, else the session setting; empty when neither is set.
+   *
+   * @throws IllegalArgumentException naming the setting when only one of the two is set, or when
+   *     a value is not a snapshot
+   */
+  static Optional<Diff> diff(UnaryOperator<String> table, Configuration session) {
+    String[] levels = new String[2];
+    String[] values = new String[2];
+    String[] keys = {HiveTableProperties.DIFF_FROM, HiveTableProperties.DIFF_TO};
+    for (int i = 0; i < 2; i++) {
+      String t = table.apply(keys[i]);
+      String s = session.get(keys[i]);
+      if (t != null && !t.isBlank()) {
+        levels[i] = "table property";
+        values[i] = t;
+      } else if (s != null && !s.isBlank()) {
+        levels[i] = "setting";
+        values[i] = s;
+      }
+    }
+    if (values[0] == null && values[1] == null) {
+      return Optional.empty();
+    }
+    for (int i = 0; i < 2; i++) {
+      int other = 1 - i;
+      checkArgument(values[i] != null, "%s %s=%s is set but %s is not: a diff needs both snapshots (%s and %s take"
+          + " current, a snapshot id, tag:NAME or @TIME)", levels[other], keys[other], values[other], keys[i],
+          keys[0], keys[1]);
+    }
+    return Optional.of(new Diff(selector(levels[0] + " " + keys[0], values[0]),
+        selector(levels[1] + " " + keys[1], values[1])));
+  }
+
+  /** {@link #diff(UnaryOperator, Configuration)} of a table's properties. */
+  static Optional<Diff> diff(Properties table, Configuration session) {
+    return diff(table::getProperty, session);
+  }
+
+  /**
+   * A snapshot as the diff settings name it: {@code current}, a snapshot id, {@code tag:NAME}, or
+   * {@code @TIME} (epoch milliseconds, an ISO-8601 instant or {@code yyyy-MM-dd HH:mm:ss} in UTC):
+   * the forms of {@code snapds diff}.
+   *
+   * @throws IllegalArgumentException naming {@code what} and the text when it is none of them
+   */
+  static SnapshotSelector selector(String what, String text) {
+    String t = text.trim();
+    if (t.equals("current")) {
+      return SnapshotSelector.current();
+    }
+    if (t.startsWith("tag:") && t.length() > 4) {
+      return SnapshotSelector.tag(t.substring(4));
+    }
+    if (t.startsWith("@")) {
+      return SnapshotSelector.asOf(parseTime(what, t.substring(1)));
+    }
+    if (!t.isEmpty() && t.chars().allMatch(Character::isDigit)) {
+      try {
+        return SnapshotSelector.snapshot(SnapshotId.parse(t));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(what + " '" + text + "': " + e.getMessage(), e);
+      }
+    }
+    throw new IllegalArgumentException(what + " '" + text + "' is not a snapshot: use current, a snapshot id,"
+        + " tag:NAME or @TIME (epoch milliseconds, 2026-11-30T08:00:00Z or 'yyyy-MM-dd HH:mm:ss' in UTC)");
   }
 
   /**

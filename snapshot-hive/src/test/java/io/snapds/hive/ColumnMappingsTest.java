@@ -36,11 +36,30 @@ class ColumnMappingsTest {
         ":key,d:price");
     assertMessage("has no :key entry", "d:k,d:price,d:qty");
     assertMessage("maps both k and qty to :key", ":key,d:price,:key");
-    assertMessage("mapping 'price' of column price is not ':key' or 'family:qualifier'", ":key,price,d:qty");
-    assertMessage("mapping 'd:' of column price is not ':key' or 'family:qualifier'", ":key,d:,d:qty");
+    assertMessage("mapping 'price' of column price is not ':key', ':change' or 'family:qualifier'", ":key,price,d:qty");
+    assertMessage("mapping 'd:' of column price is not ':key', ':change' or 'family:qualifier'", ":key,d:,d:qty");
     assertMessage("mapping 'd:qty#x' of column qty has an unknown suffix '#x'", ":key,d:price,d:qty#x");
     assertMessage("maps the cell d:price twice", ":key,d:price,d:price");
     assertMessage("table property snapds.columns.mapping is missing", " ");
+  }
+
+  @Test
+  void aChangeColumnIsNeitherKeyNorCellAndMustBeOneString() {
+    List<String> names = List.of("k", "snapds_change", "price");
+    ColumnMappings m = ColumnMappings.parse(":key,:change,d:price", names,
+        TypeInfoUtils.getTypeInfosFromTypeString("string,string,double"));
+    assertEquals(0, m.keyIndex());
+    ColumnMapping change = m.columns().get(1);
+    assertTrue(change.isChange());
+    assertTrue(!change.isKey() && !change.isCell());
+    assertEquals(Set.of("d"), m.families());
+    IllegalArgumentException notString = assertThrows(IllegalArgumentException.class, () -> ColumnMappings.parse(
+        ":key,:change,d:price", names, TypeInfoUtils.getTypeInfosFromTypeString("string,int,double")));
+    assertTrue(notString.getMessage().contains("mapping ':change' of column snapds_change: a diff's change column is"
+        + " a string column mapped as plain ':change', not int"), notString.getMessage());
+    IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> ColumnMappings.parse(
+        ":key,:change,:change", names, TypeInfoUtils.getTypeInfosFromTypeString("string,string,string")));
+    assertTrue(twice.getMessage().contains("maps both snapds_change and price to :change"), twice.getMessage());
   }
 
   @Test

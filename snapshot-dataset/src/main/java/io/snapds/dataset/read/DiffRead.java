@@ -1,5 +1,6 @@
 package io.snapds.dataset.read;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 import static com.google.common.base.Preconditions.checkState;
 
@@ -63,6 +64,22 @@ public final class DiffRead implements AutoCloseable {
       before.close();
       throw e;
     }
+  }
+
+  /**
+   * The plan of a diff between two reads already resolved and pinned, such as a query's reads held
+   * in the {@link PinRegistry} or {@link SnapshotRead#pinnedElsewhere} in a later stage of the same
+   * query: it plans the splits {@link #pin} would. Closing it closes both reads (which releases the
+   * pins they hold, if any); an engine whose registry holds the pins does not close it.
+   *
+   * @throws IllegalArgumentException if the two reads are of different datasets
+   */
+  public static DiffRead of(SnapshotRead before, SnapshotRead after) {
+    checkNotNull(before, "'from' read must not be null");
+    checkNotNull(after, "'to' read must not be null");
+    checkArgument(before.dataset().equals(after.dataset()), "a diff's sides are of one dataset, got %s and %s",
+        before.dataset(), after.dataset());
+    return new DiffRead(before, after);
   }
 
   public DatasetId dataset() {
