@@ -8,8 +8,9 @@ import org.apache.hadoop.hive.serde2.typeinfo.PrimitiveTypeInfo;
 
 /**
  * Where one Hive column comes from: the row key ({@code :key}), one column
- * {@code family:qualifier} of the snapshot, or a diff's change type ({@code :change}), and how its
- * bytes are encoded. Immutable; built by {@link ColumnMappings#parse}.
+ * {@code family:qualifier} of the snapshot, a diff's change type ({@code :change}) or the old value
+ * of a diff's cell ({@code :old:family:qualifier}), and how its bytes are encoded. Immutable; built
+ * by {@link ColumnMappings#parse}.
  */
 public final class ColumnMapping {
   private final String hiveName;
@@ -18,19 +19,27 @@ public final class ColumnMapping {
   private final byte[] qualifier;
   private final ValueEncoding encoding;
   private final boolean change;
+  private final boolean old;
 
   ColumnMapping(String hiveName, PrimitiveTypeInfo type, byte[] family, byte[] qualifier, ValueEncoding encoding) {
-    this(hiveName, type, family, qualifier, encoding, false);
+    this(hiveName, type, family, qualifier, encoding, false, false);
   }
 
   /** The {@code :change} column of a diff. */
   static ColumnMapping change(String hiveName, PrimitiveTypeInfo type) {
-    return new ColumnMapping(hiveName, type, null, null, ValueEncoding.TEXT, true);
+    return new ColumnMapping(hiveName, type, null, null, ValueEncoding.TEXT, true, false);
+  }
+
+  /** A {@code :old:family:qualifier} column: the cell as the older snapshot of a diff holds it. */
+  static ColumnMapping old(String hiveName, PrimitiveTypeInfo type, byte[] family, byte[] qualifier,
+      ValueEncoding encoding) {
+    return new ColumnMapping(hiveName, type, family, qualifier, encoding, false, true);
   }
 
   private ColumnMapping(String hiveName, PrimitiveTypeInfo type, byte[] family, byte[] qualifier,
-      ValueEncoding encoding, boolean change) {
+      ValueEncoding encoding, boolean change, boolean old) {
     this.change = change;
+    this.old = old;
     this.hiveName = checkNotNull(hiveName, "hiveName");
     this.type = checkNotNull(type, "type");
     this.family = family;
@@ -55,7 +64,15 @@ public final class ColumnMapping {
     return change;
   }
 
-  /** Whether the column is a cell, {@code family:qualifier}. */
+  /**
+   * Whether the column is a cell's value in a diff's older snapshot ({@code :old:family:qualifier}):
+   * the value of a CHANGED or REMOVED row there, NULL for an ADDED row and outside a diff.
+   */
+  public boolean isOld() {
+    return old;
+  }
+
+  /** Whether the column is a cell, {@code family:qualifier} (or its old value, {@link #isOld}). */
   public boolean isCell() {
     return family != null;
   }
@@ -78,18 +95,19 @@ public final class ColumnMapping {
   public boolean equals(Object o) {
     return o instanceof ColumnMapping other && hiveName.equals(other.hiveName) && type.equals(other.type)
         && Objects.deepEquals(family, other.family) && Objects.deepEquals(qualifier, other.qualifier)
-        && encoding == other.encoding && change == other.change;
+        && encoding == other.encoding && change == other.change && old == other.old;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(hiveName, type, Bytes.hashCode(family == null ? new byte[0] : family),
-        Bytes.hashCode(qualifier == null ? new byte[0] : qualifier), encoding, change);
+        Bytes.hashCode(qualifier == null ? new byte[0] : qualifier), encoding, change, old);
   }
 
   @Override
   public String toString() {
-    String source = change ? ":change" : isKey() ? ":key" : Bytes.toString(family) + ":" + Bytes.toString(qualifier);
+    String source = change ? ":change" : isKey() ? ":key"
+        : (old ? ":old:" : "") + Bytes.toString(family) + ":" + Bytes.toString(qualifier);
     return hiveName + " " + type.getTypeName() + " <- " + source + (encoding == ValueEncoding.BINARY ? "#b" : "");
   }
 }

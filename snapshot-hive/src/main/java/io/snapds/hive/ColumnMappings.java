@@ -18,8 +18,10 @@ import org.apache.hadoop.hive.serde2.typeinfo.TypeInfo;
  * The table's column mapping ({@code snapds.columns.mapping}): one entry per Hive column, in
  * order, separated by commas. {@code :key} is the row key (exactly one column), {@code family:qualifier}
  * a cell, {@code :change} (at most one string column) the change type of a diff ({@link
- * HiveTableProperties#DIFF_FROM}; NULL when the table reads one snapshot); a suffix {@code #b} stores the value as fixed-width binary, {@code #s} (the default) as
- * UTF-8 text; see {@link ValueEncoding}. Example: {@code :key,d:price#b,d:name,d:updated}.
+ * HiveTableProperties#DIFF_FROM}; NULL when the table reads one snapshot),
+ * {@code :old:family:qualifier} a cell's value in the diff's older snapshot (NULL for an added row
+ * and outside a diff); a suffix {@code #b} stores the value as fixed-width binary, {@code #s} (the
+ * default) as UTF-8 text; see {@link ValueEncoding}. Example: {@code :key,d:price#b,d:name,d:updated}.
  */
 public final class ColumnMappings {
   static final Set<PrimitiveCategory> SUPPORTED = EnumSet.of(PrimitiveCategory.STRING, PrimitiveCategory.VARCHAR,
@@ -71,7 +73,7 @@ public final class ColumnMappings {
     Set<String> seen = new HashSet<>();
     for (ColumnMapping m : out) {
       if (m.isCell()) {
-        String cell = Bytes.toString(m.family()) + ":" + Bytes.toString(m.qualifier());
+        String cell = (m.isOld() ? ":old:" : "") + Bytes.toString(m.family()) + ":" + Bytes.toString(m.qualifier());
         checkArgument(seen.add(cell), "%s '%s' maps the cell %s twice", HiveTableProperties.COLUMNS_MAPPING, spec, cell);
       }
     }
@@ -106,11 +108,18 @@ public final class ColumnMappings {
     if (source.equals(":key")) {
       return new ColumnMapping(name, primitive, null, null, encoding);
     }
+    boolean old = source.startsWith(":old:");
+    if (old) {
+      source = source.substring(":old:".length());
+    }
     int colon = source.indexOf(':');
     checkArgument(colon > 0 && colon < source.length() - 1,
-        "mapping '%s' of column %s is not ':key', ':change' or 'family:qualifier'", entry, name);
-    return new ColumnMapping(name, primitive, Bytes.toBytes(source.substring(0, colon)),
-        Bytes.toBytes(source.substring(colon + 1)), encoding);
+        "mapping '%s' of column %s is not ':key', ':change', 'family:qualifier' or ':old:family:qualifier'", entry,
+        name);
+    byte[] family = Bytes.toBytes(source.substring(0, colon));
+    byte[] qualifier = Bytes.toBytes(source.substring(colon + 1));
+    return old ? ColumnMapping.old(name, primitive, family, qualifier, encoding)
+        : new ColumnMapping(name, primitive, family, qualifier, encoding);
   }
 
   public List<ColumnMapping> columns() {

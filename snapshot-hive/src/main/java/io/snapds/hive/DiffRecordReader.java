@@ -46,9 +46,9 @@ final class DiffRecordReader implements RecordReader<ImmutableBytesWritable, Hiv
       RowChange c = reader.change();
       key.set(c.key());
       if (c.kind() == RowChange.Kind.REMOVED) {
-        value.set(c.before().orElseThrow(), split.before().snapshotId(), c.kind());
+        value.set(c.before().orElseThrow(), split.before().snapshotId(), c.kind(), c.before().orElseThrow());
       } else {
-        value.set(c.after().orElseThrow(), split.after().snapshotId(), c.kind());
+        value.set(c.after().orElseThrow(), split.after().snapshotId(), c.kind(), c.before().orElse(null));
       }
       changes++;
       reporter.incrCounter(HiveTableProperties.COUNTER_GROUP, HiveTableProperties.ROWS_READ, 1);

@@ -49,10 +49,12 @@ final class SchemaTable {
     this.family = family;
     this.changeColumn = changeColumn;
     schema.fields().forEach(f -> HiveTypes.typeInfo(f.type()));
-    if (changeColumn && schema.fields().stream().anyMatch(f -> f.name().equalsIgnoreCase(HiveTableProperties.CHANGE_COLUMN))) {
-      throw new IllegalArgumentException("dataset " + dataset + " has a field named " + HiveTableProperties.CHANGE_COLUMN
-          + ", the column a diff adds: read the diff through a table with a column list and "
-          + HiveTableProperties.COLUMNS_MAPPING + " (':change' maps the change type to a column of your naming)");
+    if (changeColumn
+        && schema.fields().stream().anyMatch(f -> f.name().equalsIgnoreCase(HiveTableProperties.CHANGE_COLUMN))) {
+      throw new IllegalArgumentException("dataset " + dataset + " has a field named "
+          + HiveTableProperties.CHANGE_COLUMN + ", the column a diff adds: read the diff through a table with a"
+          + " column list and " + HiveTableProperties.COLUMNS_MAPPING + " (':change' maps the change type to a column"
+          + " of your naming)");
     }
   }
 

@@ -29,7 +29,8 @@ import org.apache.hadoop.io.Writable;
  * from the dataset's schema and decodes each row with the schema its snapshot was written with
  * ({@link SchemaTable}). A table that reads a diff ({@link HiveTableProperties#DIFF_FROM}) gets each
  * change's row (the old row of a REMOVED one, else the new one) and its change type in the
- * {@code :change} column (a schema table: the first column, {@link HiveTableProperties#CHANGE_COLUMN}).
+ * {@code :change} column (a schema table: the first column, {@link HiveTableProperties#CHANGE_COLUMN}),
+ * and in {@code :old:family:qualifier} columns the older snapshot's values.
  * Rows are Java lists read through Hive's standard Java object inspectors.
  */
 public final class SnapshotSerDe extends AbstractSerDe {
@@ -110,6 +111,7 @@ public final class SnapshotSerDe extends AbstractSerDe {
     }
     SnapshotRow r = blob instanceof HiveSnapshotRow h ? h.row() : ((SnapshotRowWritable) blob).get();
     RowChange.Kind change = blob instanceof HiveSnapshotRow h ? h.change() : null;
+    SnapshotRow older = blob instanceof HiveSnapshotRow h ? h.older() : null;
     List<ColumnMapping> cols = mappings.columns();
     for (int i = 0; i < cols.size(); i++) {
       ColumnMapping c = cols.get(i);
@@ -117,7 +119,8 @@ public final class SnapshotSerDe extends AbstractSerDe {
         row.set(i, change == null ? null : change.name());
         continue;
       }
-      byte[] bytes = c.isKey() ? r.key() : r.value(c.family(), c.qualifier());
+      byte[] bytes = c.isKey() ? r.key() : c.isOld() ? (older == null ? null : older.value(c.family(), c.qualifier()))
+          : r.value(c.family(), c.qualifier());
       row.set(i, ValueCodec.decode(bytes, c.type(), c.encoding()));
     }
     return row;
@@ -140,8 +143,8 @@ public final class SnapshotSerDe extends AbstractSerDe {
     NavigableMap<byte[], NavigableMap<byte[], byte[]>> cells = new TreeMap<>(Bytes.BYTES_COMPARATOR);
     for (int i = 0; i < cols.size(); i++) {
       ColumnMapping c = cols.get(i);
-      if (c.isChange()) {
-        continue; // a diff's change type: not stored (an INSERT into a table that reads a diff is refused)
+      if (c.isChange() || c.isOld()) {
+        continue; // a diff's change type or old value: not stored (an INSERT under the diff settings is refused)
       }
       PrimitiveObjectInspector poi = (PrimitiveObjectInspector) fields.get(i).getFieldObjectInspector();
       Object value = poi.getPrimitiveJavaObject(soi.getStructFieldData(obj, fields.get(i)));

@@ -164,6 +164,7 @@ public class SnapshotStorageHandler extends DefaultStorageHandler implements Hiv
    *
    * @throws SnapshotDatasetException naming the snapshot or field: unknown, expired, being cleaned,
    *     or a field renamed or widened between the two
+   * @throws IllegalArgumentException for a mapped table without a {@code :change} column
    */
   static DiffPins pinDiff(Configuration conf, DatasetId dataset, SnapshotSettings.Diff diff, Properties table) {
     SnapshotId from = QueryPins.resolve(conf, dataset, diff.from());
@@ -180,7 +181,8 @@ public class SnapshotStorageHandler extends DefaultStorageHandler implements Hiv
       if (!SchemaTable.isSchemaTable(table)) {
         List<ColumnMapping> mapped = SnapshotSerDe.mappings(table,
             List.of(table.getProperty(serdeConstants.LIST_COLUMNS, "").split(",")),
-            TypeInfoUtils.getTypeInfosFromTypeString(table.getProperty(serdeConstants.LIST_COLUMN_TYPES, ""))).columns();
+            TypeInfoUtils.getTypeInfosFromTypeString(table.getProperty(serdeConstants.LIST_COLUMN_TYPES, "")))
+            .columns();
         if (mapped.stream().noneMatch(ColumnMapping::isChange)) {
           throw new IllegalArgumentException("it reads a diff (" + HiveTableProperties.DIFF_FROM + ", "
               + HiveTableProperties.DIFF_TO + ") but has no change column, so added and removed rows would look"

@@ -36,15 +36,17 @@ class ColumnMappingsTest {
         ":key,d:price");
     assertMessage("has no :key entry", "d:k,d:price,d:qty");
     assertMessage("maps both k and qty to :key", ":key,d:price,:key");
-    assertMessage("mapping 'price' of column price is not ':key', ':change' or 'family:qualifier'", ":key,price,d:qty");
-    assertMessage("mapping 'd:' of column price is not ':key', ':change' or 'family:qualifier'", ":key,d:,d:qty");
+    assertMessage("mapping 'price' of column price is not ':key', ':change', 'family:qualifier' or"
+        + " ':old:family:qualifier'", ":key,price,d:qty");
+    assertMessage("mapping 'd:' of column price is not ':key', ':change', 'family:qualifier' or"
+        + " ':old:family:qualifier'", ":key,d:,d:qty");
     assertMessage("mapping 'd:qty#x' of column qty has an unknown suffix '#x'", ":key,d:price,d:qty#x");
     assertMessage("maps the cell d:price twice", ":key,d:price,d:price");
     assertMessage("table property snapds.columns.mapping is missing", " ");
   }
 
   @Test
-  void aChangeColumnIsNeitherKeyNorCellAndMustBeOneString() {
+  void aChangeColumnIsNeitherKeyNorCellAndMustBeOneStringAndOldCellsAreCells() {
     List<String> names = List.of("k", "snapds_change", "price");
     ColumnMappings m = ColumnMappings.parse(":key,:change,d:price", names,
         TypeInfoUtils.getTypeInfosFromTypeString("string,string,double"));
@@ -53,6 +55,16 @@ class ColumnMappingsTest {
     assertTrue(change.isChange());
     assertTrue(!change.isKey() && !change.isCell());
     assertEquals(Set.of("d"), m.families());
+    ColumnMappings withOld = ColumnMappings.parse(":key,d:qty#b,:old:d:qty#b", List.of("k", "qty", "old_qty"),
+        TypeInfoUtils.getTypeInfosFromTypeString("string,int,int"));
+    ColumnMapping oldQty = withOld.columns().get(2);
+    assertTrue(oldQty.isOld() && oldQty.isCell() && !withOld.columns().get(1).isOld());
+    assertArrayEquals(Bytes.toBytes("qty"), oldQty.qualifier());
+    assertEquals(ValueEncoding.BINARY, oldQty.encoding());
+    IllegalArgumentException oldTwice = assertThrows(IllegalArgumentException.class, () -> ColumnMappings.parse(
+        ":key,:old:d:qty,:old:d:qty", List.of("k", "a", "b"),
+        TypeInfoUtils.getTypeInfosFromTypeString("string,int,int")));
+    assertTrue(oldTwice.getMessage().contains("maps the cell :old:d:qty twice"), oldTwice.getMessage());
     IllegalArgumentException notString = assertThrows(IllegalArgumentException.class, () -> ColumnMappings.parse(
         ":key,:change,d:price", names, TypeInfoUtils.getTypeInfosFromTypeString("string,int,double")));
     assertTrue(notString.getMessage().contains("mapping ':change' of column snapds_change: a diff's change column is"

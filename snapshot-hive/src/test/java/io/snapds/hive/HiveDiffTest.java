@@ -35,16 +35,18 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Hive reads the rows that differ between two snapshots ({@code snapds.diff.from}/{@code .to}):
  * the rows equal the Java API's {@code dataset.diff(...)} (keys, change types, values: the old row
- * of a removed one, the new row otherwise), one split per piece between region starts of either
- * snapshot, key conditions narrow the splits and the changes read, the selectors take ids, tags
- * and times, and every mistake fails before a row is read with a message naming the bad value.
+ * of a removed one, the new row otherwise, and the old values in {@code :old:} columns), one split
+ * per piece between region starts of either snapshot, key conditions narrow the splits and the
+ * changes read, the selectors take ids, tags and times, and every mistake fails before a row is
+ * read with a message naming the bad value.
  */
 @ExtendWith(MiniClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HiveDiffTest {
-  /** The diff table's columns: the change type second, mapped as :change. */
-  private static final String COLUMNS = "sku string, snapds_change string, price double, qty int, name string";
-  private static final String MAPPING = ":key,:change,d:price,d:qty#b,d:name";
+  /** The diff table's columns: the change type second, mapped as :change, and two old values last. */
+  private static final String COLUMNS = "sku string, snapds_change string, price double, qty int, name string,"
+      + " old_price double, old_name string";
+  private static final String MAPPING = ":key,:change,d:price,d:qty#b,d:name,:old:d:price,:old:d:name";
   /** The columns the diff table maps: the Java API's diff is judged on these too. */
   private static final RowScan MAPPED = RowScan.all().column("d", "price").column("d", "qty").column("d", "name");
 
@@ -101,19 +103,31 @@ class HiveDiffTest {
     }
   }
 
-  /** The Java API's diff, as Hive prints the diff table's rows. */
+  /**
+   * The Java API's diff, as Hive prints the diff table's rows: the old row of a removed one, else
+   * the new row, and the old price and name (NULL for an added row).
+   */
   private List<String> expected(SnapshotSelector from, SnapshotSelector to, RowScan scan) throws Exception {
     List<String> out = new ArrayList<>();
     try (DiffScanner diff = prices.dataset.diff(from, to, scan)) {
       for (RowChange c : diff) {
         SnapshotRow r = c.kind() == RowChange.Kind.REMOVED ? c.before().orElseThrow() : c.after().orElseThrow();
-        byte[] name = r.value("d", "name");
-        out.add(String.join("\t", Bytes.toString(r.key()), c.kind().name(),
-            Double.toString(Double.parseDouble(Bytes.toString(r.value("d", "price")))),
-            Integer.toString(Bytes.toInt(r.value("d", "qty"))), name == null ? "NULL" : Bytes.toString(name)));
+        SnapshotRow old = c.before().orElse(null);
+        out.add(String.join("\t", Bytes.toString(r.key()), c.kind().name(), price(r),
+            Integer.toString(Bytes.toInt(r.value("d", "qty"))), name(r), old == null ? "NULL" : price(old),
+            old == null ? "NULL" : name(old)));
       }
     }
     return out;
+  }
+
+  private static String price(SnapshotRow r) {
+    return Double.toString(Double.parseDouble(Bytes.toString(r.value("d", "price"))));
+  }
+
+  private static String name(SnapshotRow r) {
+    byte[] name = r.value("d", "name");
+    return name == null ? "NULL" : Bytes.toString(name);
   }
 
   private static SnapshotSelector id(SnapshotId s) {
@@ -162,9 +176,11 @@ class HiveDiffTest {
     assertEquals(expected, withDiff(older.toString(), newer.toString(), "SELECT * FROM " + table));
     assertEquals(List.of("ADDED\t9", "CHANGED\t10", "REMOVED\t9"), withDiff(older.toString(), newer.toString(),
         "SELECT snapds_change, count(*) FROM " + table + " GROUP BY snapds_change ORDER BY snapds_change"));
-    // outside a diff the change column is NULL and the table reads the current snapshot
-    assertEquals(List.of("NULL\t60"), hive.sql("SELECT snapds_change, count(*) FROM " + table
-        + " GROUP BY snapds_change"));
+    // a changed row shows its new and its old values
+    assertTrue(expected.contains("sku005\tCHANGED\t82.5\t-5\tchanged5\t22.5\tv5"), expected.toString());
+    // outside a diff the change and old columns are NULL and the table reads the current snapshot
+    assertEquals(List.of("NULL\t60\t0\t0"), hive.sql("SELECT snapds_change, count(*), count(old_price),"
+        + " count(old_name) FROM " + table + " GROUP BY snapds_change"));
   }
 
   @Test
