@@ -1,5 +1,6 @@
 package io.snapds.dataset;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import io.snapds.dataset.lock.LockLease;
@@ -337,6 +338,16 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
   /** The snapshot a run published, if it did. */
   public Optional<SnapshotInfo> snapshotForRun(String runId) {
     return reads.read(view -> view.snapshotForRun(runId).flatMap(view::snapshot));
+  }
+
+  /**
+   * The snapshot a run is building (BUILDING, begun with {@code runId}), if any: how the tasks of an
+   * engine whose driver cannot hand them the snapshot (Hive's) find it. One scan of the building
+   * index, which holds the builds in progress only, whatever the history's length.
+   */
+  public Optional<SnapshotInfo> buildingForRun(String runId) {
+    checkArgument(runId != null && !runId.isEmpty(), "run id must not be empty");
+    return reads.read(view -> view.building().stream().filter(s -> s.runId().equals(Optional.of(runId))).findFirst());
   }
 
   /** The committed snapshot recorded for a source key, if any. */

@@ -5,7 +5,7 @@ import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotDatasetException;
 import io.snapds.dataset.SnapshotId;
-import io.snapds.dataset.SnapshotRowWriter;
+import io.snapds.dataset.write.SnapshotTaskWriter;
 import java.io.IOException;
 import java.util.Properties;
 import org.apache.hadoop.fs.FileSystem;
@@ -20,8 +20,10 @@ import org.apache.hadoop.util.Progressable;
 
 /**
  * Writes the rows of an {@code INSERT OVERWRITE} into the snapshot its query is building (begun by
- * {@link SnapshotMetaHook#preInsertTable}): each task opens a row writer on that snapshot. Rows
- * stay invisible until the query's driver publishes the snapshot.
+ * {@link SnapshotMetaHook#preInsertTable}): each task finds that snapshot by the query's run id and
+ * writes through the write protocol's {@link SnapshotTaskWriter}, which checks before each batch
+ * that the snapshot is still BUILDING, so an attempt that outlives its query's publish (or abort)
+ * sends nothing more into it. Rows stay invisible until the query's driver publishes the snapshot.
  */
 public final class HiveSnapshotOutputFormat implements HiveOutputFormat<ImmutableBytesWritable, SnapshotRowWritable> {
   private static final long WRITE_BUFFER_BYTES = 2L << 20;
@@ -32,11 +34,12 @@ public final class HiveSnapshotOutputFormat implements HiveOutputFormat<Immutabl
       throws IOException {
     String dataset = job.get(HiveTableProperties.DATASET, tableProperties.getProperty(HiveTableProperties.DATASET));
     DatasetId id = DatasetId.parse(dataset);
-    try (SnapshotDataset ds = DatasetConnections.datasets(job).open(id)) {
+    SnapshotDataset ds = DatasetConnections.datasets(job).open(id);
+    try {
       SnapshotId building = PendingInserts.buildingSnapshot(ds, PendingInserts.queryId(job));
-      SnapshotRowWriter writer = ds.openRowWriter(building, WRITE_BUFFER_BYTES);
-      return new Writer(writer);
+      return new Writer(ds, SnapshotTaskWriter.open(ds, building, WRITE_BUFFER_BYTES));
     } catch (SnapshotDatasetException e) {
+      ds.close();
       throw new IOException(e.getMessage(), e);
     }
   }
@@ -52,10 +55,13 @@ public final class HiveSnapshotOutputFormat implements HiveOutputFormat<Immutabl
     // the dataset was checked when the table was created and when the snapshot was begun
   }
 
+  /** One task's writer; holds the dataset open for the per-batch checks, and closes it. */
   private static final class Writer implements FileSinkOperator.RecordWriter {
-    private final SnapshotRowWriter rows;
+    private final SnapshotDataset dataset;
+    private final SnapshotTaskWriter rows;
 
-    Writer(SnapshotRowWriter rows) {
+    Writer(SnapshotDataset dataset, SnapshotTaskWriter rows) {
+      this.dataset = dataset;
       this.rows = rows;
     }
 
@@ -72,13 +78,16 @@ public final class HiveSnapshotOutputFormat implements HiveOutputFormat<Immutabl
     @Override
     public void close(boolean abort) throws IOException {
       try {
-        if (!abort) {
-          rows.flush();
+        if (abort) {
+          rows.discard();
+        } else {
+          rows.close(); // sends the rest of the batch if the snapshot is still BUILDING
         }
       } catch (SnapshotDatasetException e) {
-        throw new IOException("flushing rows failed: " + e.getMessage(), e);
+        throw new IOException("sending the last rows into snapshot " + rows.snapshotId() + " failed: "
+            + e.getMessage(), e);
       } finally {
-        rows.close();
+        dataset.close();
       }
     }
   }

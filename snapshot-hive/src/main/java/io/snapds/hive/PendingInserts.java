@@ -61,16 +61,14 @@ final class PendingInserts {
     return writer.snapshotId();
   }
 
-  /** For tasks: the snapshot the query is building. */
+  /**
+   * For tasks: the snapshot the query is building, found by its run id in the dataset's index of
+   * builds in progress (one small read, whatever the history).
+   */
   static SnapshotId buildingSnapshot(SnapshotDataset dataset, String queryId) {
-    String runId = runId(queryId);
-    for (SnapshotInfo s : dataset.snapshots()) {
-      if (s.state() == SnapshotState.BUILDING && s.runId().map(runId::equals).orElse(false)) {
-        return s.id();
-      }
-    }
-    throw new SnapshotNotAvailableException(dataset.id(), "query " + queryId + " is building no snapshot of "
-        + dataset.id() + " (its insert was not begun, or was aborted)");
+    return dataset.buildingForRun(runId(queryId)).map(SnapshotInfo::id)
+        .orElseThrow(() -> new SnapshotNotAvailableException(dataset.id(), "query " + queryId + " is building no "
+            + "snapshot of " + dataset.id() + " (its insert was not begun, or was published or aborted already)"));
   }
 
   /**

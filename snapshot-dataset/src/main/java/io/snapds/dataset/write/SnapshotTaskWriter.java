@@ -60,11 +60,23 @@ public final class SnapshotTaskWriter implements AutoCloseable {
    * @throws IllegalArgumentException if {@code writeBufferBytes} is not positive
    */
   public static SnapshotTaskWriter open(SnapshotDataset dataset, SnapshotHandle handle, long writeBufferBytes) {
-    checkNotNull(dataset, "dataset must not be null");
     checkNotNull(handle, "snapshot handle must not be null");
+    return open(dataset, handle.snapshotId(), writeBufferBytes);
+  }
+
+  /**
+   * Opens a task's writer into {@code snapshot}, which must be BUILDING: for an engine whose tasks
+   * find their snapshot themselves ({@link SnapshotDataset#buildingForRun}) instead of receiving the
+   * handle.
+   *
+   * @throws SnapshotNotAvailableException if the snapshot is not BUILDING (published or aborted)
+   * @throws IllegalArgumentException if {@code writeBufferBytes} is not positive
+   */
+  public static SnapshotTaskWriter open(SnapshotDataset dataset, SnapshotId snapshot, long writeBufferBytes) {
+    checkNotNull(dataset, "dataset must not be null");
+    checkNotNull(snapshot, "snapshot must not be null");
     checkArgument(writeBufferBytes > 0, "write buffer must be > 0 bytes, got %s", writeBufferBytes);
-    return new SnapshotTaskWriter(dataset, dataset.openRowWriter(handle.snapshotId(), writeBufferBytes),
-        writeBufferBytes);
+    return new SnapshotTaskWriter(dataset, dataset.openRowWriter(snapshot, writeBufferBytes), writeBufferBytes);
   }
 
   public SnapshotId snapshotId() {
