@@ -10,6 +10,7 @@ import io.snapds.cli.SnapdsCommand;
 import io.snapds.cli.env.Environment;
 import io.snapds.cli.env.EnvironmentFactory;
 import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.DatasetProperties;
 import io.snapds.dataset.RowScan;
 import io.snapds.dataset.RowScanner;
 import io.snapds.dataset.SnapshotDataset;
@@ -19,6 +20,7 @@ import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotKeys;
 import io.snapds.dataset.SnapshotRow;
 import io.snapds.dataset.SnapshotState;
+import io.snapds.dataset.lock.LockSettings;
 import io.snapds.dataset.tx.TephraServiceClientFactory;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -29,6 +31,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -188,8 +191,7 @@ class CommandLineOnProcessesIT {
     cluster.startRegionServer(Integer.parseInt(victim.substring(2)));
     cluster.awaitHBase(2);
 
-    Result reconcile = cli("reconcile", id.toString());
-    System.out.println("reconcile: " + reconcile);
+    reconcileUntilNothingBuilding(id);
     ok(cli("gc", id.toString()));
     try (SnapshotDataset ds = datasets().open(id)) {
       SnapshotInfo current = ds.currentSnapshot().orElseThrow();
@@ -234,33 +236,10 @@ class CommandLineOnProcessesIT {
     }
 
     AtomicReference<CompletableFuture<Void>> restart = new AtomicReference<>();
-    EnvironmentFactory stopsTxMidPublish = options -> {
-      Environment real = EnvironmentFactory.standard().open(options);
-      TransactionSystemClient hooked = new PublishHook(real.txClient(), () -> {
-        try {
-          cluster.stop("tx");
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException(e);
-        }
-        restart.set(CompletableFuture.runAsync(() -> {
-          try {
-            cluster.startTxService();
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-          }
-        }));
-      });
-      return new Environment() {
-        @Override public Connection connection() { return real.connection(); }
-        @Override public TransactionSystemClient txClient() { return hooked; }
-        @Override public String description() { return real.description(); }
-        @Override public void close() { real.close(); }
-      };
-    };
+    EnvironmentFactory stopsTxMidPublish = publishHooked(() -> {
+      stopTxService();
+      restart.set(CompletableFuture.runAsync(CommandLineOnProcessesIT::startTxService));
+    });
     Result load = run(stopsTxMidPublish, "load", id.toString(), csv.toString(), "-k", "k");
     System.out.println("load across the restart: " + load);
     assertTrue(restart.get() != null, "the hook stopped the service during the publish");
@@ -268,8 +247,7 @@ class CommandLineOnProcessesIT {
 
     Result status = cli("status", id.toString());
     System.out.println("status after the restart: " + status);
-    Result reconcile = cli("reconcile", id.toString());
-    System.out.println("reconcile after the restart: " + reconcile);
+    reconcileUntilNothingBuilding(id);
     ok(cli("gc", id.toString()));
     try (SnapshotDataset ds = datasets().open(id)) {
       SnapshotInfo current = ds.currentSnapshot().orElseThrow();
@@ -295,7 +273,113 @@ class CommandLineOnProcessesIT {
     assertEquals(0, statusAfter.code(), "nothing needs attention after reconcile: " + statusAfter);
   }
 
+  /**
+   * The transaction service stopped in the same place, and started again only after the load
+   * gave up (its client retries the commit about 34 s, then the load reports the failure): the
+   * load fails typed, nothing of it is current, {@code status} shows the stuck build, and
+   * {@code reconcile} aborts it once its writer's lease has expired (15 s here); gc then removes
+   * its rows (reconcile's own cleanup already did).
+   */
+  @Test
+  @Order(4)
+  void theTransactionServiceDownThroughThePublishFailsItTypedAndReconcileRepairs() throws Exception {
+    DatasetId id = DatasetId.of("procs", "tx_down");
+    // created through the Java API for a 15 s lease: the test then waits 15 s for the dead
+    // writer's lease to expire, not the default 60 s (the command line's create has no option for it)
+    datasets().create(id, DatasetProperties.builder()
+        .lockSettings(LockSettings.builder().leaseDuration(Duration.ofSeconds(15)).build()).build()).close();
+    Path small = Files.writeString(work.resolve("before-down.csv"), "k,v\nbefore,1\n");
+    ok(cli("load", id.toString(), small.toString(), "-k", "k"));
+    SnapshotId before = currentId(id);
+    Path csv = work.resolve("tx-down.csv");
+    try (BufferedWriter out = Files.newBufferedWriter(csv)) {
+      out.write("k,v\n");
+      writeRows(out, 0, 20_000);
+    }
+    AtomicBoolean stopped = new AtomicBoolean();
+    Result load = run(publishHooked(() -> {
+      stopTxService();
+      stopped.set(true);
+    }), "load", id.toString(), csv.toString(), "-k", "k");
+    System.out.println("load with the service down: " + load);
+    assertTrue(stopped.get(), "the hook stopped the service during the publish");
+    assertTypedFailure(load);
+    startTxService();
+
+    Result status = cli("status", id.toString());
+    System.out.println("status after the restart: " + status);
+    reconcileUntilNothingBuilding(id);
+    Result gc = ok(cli("gc", id.toString()));
+    System.out.println("gc: " + gc);
+    try (SnapshotDataset ds = datasets().open(id)) {
+      assertEquals(before, ds.currentSnapshot().orElseThrow().id(), "a failed publish made nothing current");
+      assertEquals(Map.of("before", "1"), readCurrent(id));
+      List<SnapshotInfo> others = ds.snapshots().stream().filter(s -> !s.id().equals(before)).toList();
+      assertEquals(1, others.size(), others.toString());
+      assertEquals(SnapshotState.ABORTED, others.get(0).state(), others.toString());
+      assertEquals(0, rawRows(id, others.get(0).keys()), "gc removed the failed load's rows");
+    }
+    Result statusAfter = cli("status", id.toString());
+    assertEquals(0, statusAfter.code(), "nothing needs attention after reconcile: " + statusAfter);
+  }
+
   // ---- helpers
+
+  /** The standard environment, its transaction client running {@code hook} once in a publish ({@link PublishHook}). */
+  private static EnvironmentFactory publishHooked(Runnable hook) {
+    return options -> {
+      Environment real = EnvironmentFactory.standard().open(options);
+      TransactionSystemClient hooked = new PublishHook(real.txClient(), hook);
+      return new Environment() {
+        @Override public Connection connection() { return real.connection(); }
+        @Override public TransactionSystemClient txClient() { return hooked; }
+        @Override public String description() { return real.description(); }
+        @Override public void close() { real.close(); }
+      };
+    };
+  }
+
+  /**
+   * Runs {@code reconcile} every 5 s until the dataset has no BUILDING snapshot (at most 3 min):
+   * a dead writer's snapshot is aborted once its lock lease has expired, a wall-clock time in the
+   * cluster that no hook in this process can signal.
+   */
+  private static void reconcileUntilNothingBuilding(DatasetId id) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+    while (true) {
+      Result reconcile = cli("reconcile", id.toString());
+      System.out.println("reconcile: " + reconcile);
+      try (SnapshotDataset ds = datasets().open(id)) {
+        if (ds.snapshots().stream().noneMatch(s -> s.state() == SnapshotState.BUILDING)) {
+          return;
+        }
+        if (System.nanoTime() > deadline) {
+          throw new AssertionError("still BUILDING after 3 min of reconcile: " + ds.snapshots() + "\n" + reconcile);
+        }
+      }
+      Thread.sleep(5_000);
+    }
+  }
+
+  private static void stopTxService() {
+    try {
+      cluster.stop("tx");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void startTxService() {
+    try {
+      cluster.startTxService();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
 
   record Result(int code, String out, String err) {
     @Override
