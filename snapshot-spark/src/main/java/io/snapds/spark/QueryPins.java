@@ -1,5 +1,6 @@
 package io.snapds.spark;
 
+import io.snapds.dataset.read.DiffRead;
 import io.snapds.dataset.read.PinRegistry;
 import io.snapds.dataset.read.SnapshotRead;
 import java.util.Map;
@@ -34,13 +35,25 @@ final class QueryPins {
    * the calling thread runs, or of the application.
    */
   static void hold(SnapshotRead read, AutoCloseable... resources) {
+    PinRegistry.hold(holder(), read, resources);
+  }
+
+  /** {@link #hold(SnapshotRead, AutoCloseable...)} for both pins of a diff. */
+  static void hold(DiffRead read, AutoCloseable... resources) {
+    String holder = holder();
+    PinRegistry.hold(holder, read.before(), resources);
+    PinRegistry.hold(holder, read.after());
+  }
+
+  /** A new holder under the SQL execution the calling thread runs (or none). */
+  private static String holder() {
     SparkContext sc = SparkContext.getOrCreate();
     listen(sc);
     String execution = sc.getLocalProperty("spark.sql.execution.id");
     String key = execution == null ? OUTSIDE : execution;
     String holder = "spark:" + sc.applicationId() + ":" + key + ":" + UUID.randomUUID();
     BY_EXECUTION.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet()).add(holder);
-    PinRegistry.hold(holder, read, resources);
+    return holder;
   }
 
   /** Releases the pins held for SQL execution {@code executionId}; returns how many holders it released. */

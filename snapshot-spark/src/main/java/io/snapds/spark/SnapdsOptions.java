@@ -33,6 +33,9 @@ final class SnapdsOptions {
   static final String RUN_ID = "run.id";
   static final String STAGE = "stage";
   static final String WRITE_BUFFER = "write.buffer.bytes";
+  static final String DIFF_FROM = "diff.from";
+  static final String DIFF_TO = "diff.to";
+  static final String DIFF_COLUMNS = "diff.columns";
 
   static final Duration DEFAULT_PIN_TTL = Duration.ofDays(1);
   static final long DEFAULT_WRITE_BUFFER = 4L << 20;
@@ -111,20 +114,108 @@ final class SnapdsOptions {
    * time without a zone, taken as UTC ({@code 2026-12-06 09:00:00}).
    */
   static Instant parseTime(String text) {
+    return parseTime(TIMESTAMP, text, text);
+  }
+
+  private static Instant parseTime(String option, String given, String text) {
     String t = text.trim();
     if (t.matches("-?\\d+")) {
       return Instant.ofEpochMilli(Long.parseLong(t));
     }
+    Instant time = isoTime(t);
+    if (time == null) {
+      throw new IllegalArgumentException("invalid option '" + option + "' '" + given
+          + "': expected epoch milliseconds or an ISO time such as 2026-12-06T09:00:00Z");
+    }
+    return time;
+  }
+
+  /** An ISO instant, or an ISO date and time without a zone taken as UTC; null when {@code t} is neither. */
+  private static Instant isoTime(String t) {
     try {
       return Instant.parse(t);
     } catch (DateTimeParseException e) {
       try {
         return LocalDateTime.parse(t.replace(' ', 'T')).toInstant(ZoneOffset.UTC);
       } catch (DateTimeParseException e2) {
-        throw new IllegalArgumentException("invalid option 'timestamp' '" + text
-            + "': expected epoch milliseconds or an ISO time such as 2026-12-06T09:00:00Z", e2);
+        return null;
       }
     }
+  }
+
+  /** Whether these options ask for a diff (option {@code diff.from} or {@code diff.to} is set). */
+  boolean isDiff() {
+    return get(DIFF_FROM) != null || get(DIFF_TO) != null;
+  }
+
+  /**
+   * The two snapshots of a diff, options {@code diff.from} and {@code diff.to}, each
+   * {@link #diffSelector parsed}; both must be set, and none of {@code version}, {@code timestamp}
+   * and {@code tag}.
+   */
+  SnapshotSelector[] diffSelectors() {
+    String from = get(DIFF_FROM);
+    String to = get(DIFF_TO);
+    for (String single : new String[] {VERSION, TIMESTAMP, TAG}) {
+      if (get(single) != null) {
+        throw new IllegalArgumentException("option '" + single + "' (" + get(single) + ") selects one snapshot to read,"
+            + " options 'diff.from' (" + from + ") and 'diff.to' (" + to + ") a diff of two: set one or the other");
+      }
+    }
+    if (from == null || to == null) {
+      String missing = from == null ? DIFF_FROM : DIFF_TO;
+      String set = from == null ? DIFF_TO + "' '" + to : DIFF_FROM + "' '" + from;
+      throw new IllegalArgumentException("option '" + missing + "' is not set: a diff needs both 'diff.from' and"
+          + " 'diff.to' (given '" + set + "')");
+    }
+    return new SnapshotSelector[] {diffSelector(DIFF_FROM, from), diffSelector(DIFF_TO, to)};
+  }
+
+  /**
+   * One side of a diff: {@code current}; a snapshot id (digits); {@code tag:NAME}; {@code @TIME}
+   * (epoch milliseconds or an ISO time, as option {@code timestamp}); an ISO time; else a tag name
+   * (as {@code VERSION AS OF 'name'}).
+   */
+  static SnapshotSelector diffSelector(String option, String value) {
+    String t = value.trim();
+    if (t.equalsIgnoreCase("current")) {
+      return SnapshotSelector.current();
+    }
+    if (t.matches("\\d+")) {
+      try {
+        return SnapshotSelector.snapshot(SnapshotId.parse(t));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("invalid option '" + option + "' '" + value + "': " + e.getMessage(), e);
+      }
+    }
+    if (t.startsWith("tag:")) {
+      String name = t.substring(4).trim();
+      if (name.isEmpty()) {
+        throw new IllegalArgumentException("invalid option '" + option + "' '" + value + "': no tag name after 'tag:'");
+      }
+      return SnapshotSelector.tag(name);
+    }
+    if (t.startsWith("@")) {
+      return SnapshotSelector.asOf(parseTime(option, value, t.substring(1)));
+    }
+    Instant time = isoTime(t);
+    return time != null ? SnapshotSelector.asOf(time) : SnapshotSelector.tag(t);
+  }
+
+  /** Option {@code diff.columns}: the value columns a diff compares (comma-separated), or null for every column. */
+  java.util.List<String> diffColumns() {
+    String v = get(DIFF_COLUMNS);
+    if (v == null) {
+      return null;
+    }
+    java.util.List<String> out = new java.util.ArrayList<>();
+    for (String c : v.split(",")) {
+      if (c.isBlank()) {
+        throw new IllegalArgumentException("invalid option 'diff.columns' '" + v + "': an empty column name");
+      }
+      out.add(c.trim());
+    }
+    return java.util.List.copyOf(out);
   }
 
   Duration pinTtl() {

@@ -11,7 +11,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 /**
  * {@code spark.read.format("snapds")} and {@code df.write.format("snapds")}: a snapshot dataset
  * named by option {@code dataset} ({@code namespace:name}), at the snapshot that options
- * {@code version}, {@code timestamp} or {@code tag} select (the current one by default). See
+ * {@code version}, {@code timestamp} or {@code tag} select (the current one by default); or, with
+ * options {@code diff.from} and {@code diff.to}, the changes between two snapshots. See
  * docs/spark.md for every option.
  */
 public final class SnapshotTableProvider implements TableProvider, DataSourceRegister {
@@ -25,11 +26,17 @@ public final class SnapshotTableProvider implements TableProvider, DataSourceReg
 
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
-    return SnapshotTable.load(new SnapdsOptions(options.asCaseSensitiveMap())).schema();
+    return load(new SnapdsOptions(options.asCaseSensitiveMap())).schema();
   }
 
   @Override
   public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties) {
-    return SnapshotTable.load(new SnapdsOptions(properties));
+    return load(new SnapdsOptions(properties));
+  }
+
+  /** A diff ({@link DiffTable}) when option {@code diff.from} or {@code diff.to} is set, else one snapshot. */
+  @SuppressWarnings("deprecation")
+  private static Table load(SnapdsOptions options) {
+    return options.isDiff() ? DiffTable.load(options) : SnapshotTable.load(options);
   }
 }
