@@ -5,6 +5,7 @@ import io.snapds.dataset.DatasetNotFoundException;
 import io.snapds.dataset.DatasetProperties;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotNotAvailableException;
 import io.snapds.dataset.read.SnapshotSelector;
 import io.snapds.dataset.schema.Schema;
 import io.snapds.dataset.tx.JobDatasets;
@@ -41,7 +42,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * {@code spark.sql.catalog.snapds = io.snapds.spark.SnapshotCatalog}, its connection settings as
  * {@code spark.sql.catalog.snapds.<option>} (docs/spark.md). A dataset {@code ns:name} is the table
  * {@code snapds.ns.name}; {@code VERSION AS OF <id>}, {@code VERSION AS OF '<tag>'} and
- * {@code TIMESTAMP AS OF '<time>'} read an older snapshot. A table created here is a new dataset
+ * {@code TIMESTAMP AS OF '<time>'} read an older snapshot, and {@code snapds.ns.name.tag_<tag>} the
+ * snapshot a tag names. A table created here is a new dataset
  * with the table's columns as its schema: its key fields are table property {@code key}
  * (comma-separated column names, in key order), the first column when it is not set. Tables are
  * not altered or renamed here; namespaces are HBase namespaces.
@@ -49,6 +51,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 public final class SnapshotCatalog implements TableCatalog, SupportsNamespaces {
   /** Table property: the key columns, comma-separated, in key order. */
   public static final String KEY_PROPERTY = "key";
+  /** The name of a tag's table in a dataset's namespace: {@code snapds.ns.ds.tag_<name>}. */
+  static final String TAG_TABLE = "tag_";
 
   private String name;
   private Map<String, String> options = Map.of();
@@ -98,9 +102,27 @@ public final class SnapshotCatalog implements TableCatalog, SupportsNamespaces {
         .toArray(Identifier[]::new));
   }
 
-  /** A dataset ({@code snapds.ns.ds}) or one of its metadata tables ({@code snapds.ns.ds.snapshots}, {@code .history}, {@code .tags}). */
+  /**
+   * A dataset ({@code snapds.ns.ds}), one of its metadata tables ({@code snapds.ns.ds.snapshots},
+   * {@code .history}, {@code .tags}), or its snapshot tagged {@code name} ({@code snapds.ns.ds.tag_name}).
+   *
+   * @throws NoSuchTableException naming the table if the dataset, or the tag's readable snapshot, does not exist
+   */
   @Override
   public Table loadTable(Identifier ident) throws NoSuchTableException {
+    if (ident.namespace().length == 2 && ident.name().startsWith(TAG_TABLE) && ident.name().length() > TAG_TABLE.length()) {
+      DatasetId id;
+      try {
+        id = DatasetId.of(ident.namespace()[0], ident.namespace()[1]);
+      } catch (IllegalArgumentException e) {
+        throw new NoSuchTableException(ident);
+      }
+      try {
+        return SnapshotTable.load(options(), id, SnapshotSelector.tag(ident.name().substring(TAG_TABLE.length())));
+      } catch (DatasetNotFoundException | SnapshotNotAvailableException e) {
+        throw new NoSuchTableException(ident); // no such dataset, tag, or readable tagged snapshot
+      }
+    }
     MetadataTable.Kind kind = MetadataTable.kind(ident.name());
     if (ident.namespace().length == 2 && kind != null) {
       DatasetId id;

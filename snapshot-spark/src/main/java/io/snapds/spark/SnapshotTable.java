@@ -122,8 +122,16 @@ final class SnapshotTable implements SupportsRead, SupportsWrite {
     return sparkSchema;
   }
 
+  /**
+   * Read and write at the current snapshot; read only at a selected one (an id, time or tag: a
+   * tag's table {@code snapds.ns.ds.tag_<name>}, or options {@code version}, {@code timestamp},
+   * {@code tag}), since a write replaces the whole dataset, not that snapshot.
+   */
   @Override
   public Set<TableCapability> capabilities() {
+    if (!selector.isCurrent()) {
+      return EnumSet.of(TableCapability.BATCH_READ);
+    }
     return EnumSet.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE,
         TableCapability.OVERWRITE_BY_FILTER);
   }

@@ -89,4 +89,41 @@ class SnapshotCatalogTest {
     spark.sql("DROP TABLE " + table);
     assertFalse(cluster.datasets().exists(id));
   }
+
+  @Test
+  void aTagTableReadsTheTaggedSnapshot() throws Exception {
+    DatasetId id = MiniCluster.uniqueDataset("tagtable");
+    String table = "snapds." + id.namespace() + "." + id.name();
+    try (SnapshotDataset ds = SparkTests.create(cluster, id, "id long key, v string")) {
+      io.snapds.dataset.SnapshotId first = SparkTests.writeJava(ds, List.of(java.util.Map.of("id", 1L, "v", "a"),
+          java.util.Map.of("id", 2L, "v", "b")));
+      ds.manageTags(first).tag("release").commit();
+      SparkTests.writeJava(ds, List.of(java.util.Map.of("id", 7L, "v", "c")));
+
+      assertEquals(List.of(1L, 2L), spark.sql("SELECT id FROM " + table + ".tag_release ORDER BY id").collectAsList()
+          .stream().map((Row r) -> r.getLong(0)).toList());
+      assertEquals(List.of(7L), spark.sql("SELECT id FROM " + table).collectAsList().stream()
+          .map((Row r) -> r.getLong(0)).toList());
+      assertEquals(List.of(1L, 2L), spark.table(table + ".tag_release").orderBy("id").collectAsList().stream()
+          .map((Row r) -> r.getLong(0)).toList());
+
+      // a tag's table is read only: a write would replace the whole dataset, not the tagged snapshot
+      org.junit.jupiter.api.Assertions.assertThrows(org.apache.spark.sql.AnalysisException.class, () -> spark
+          .sql("SELECT 9L AS id, 'z' AS v").writeTo(table + ".tag_release").overwrite(functions.lit(true)));
+      assertEquals(List.of(7L), SparkTests.readJava(ds, ds.currentSnapshot().orElseThrow().id()).stream()
+          .map(r -> r.getLong("id")).toList());
+
+      // a tag that does not exist is a table that does not exist, named in the error
+      org.apache.spark.sql.AnalysisException e = org.junit.jupiter.api.Assertions.assertThrows(
+          org.apache.spark.sql.AnalysisException.class, () -> spark.sql("SELECT * FROM " + table + ".tag_nope"));
+      assertTrue(e.getMessage().contains("TABLE_OR_VIEW_NOT_FOUND") && e.getMessage().contains("tag_nope"),
+          e.getMessage());
+      SnapshotCatalog catalog = (SnapshotCatalog) spark.sessionState().catalogManager().catalog("snapds");
+      org.apache.spark.sql.connector.catalog.Identifier nope = org.apache.spark.sql.connector.catalog.Identifier.of(
+          new String[] {id.namespace(), id.name()}, "tag_nope");
+      assertFalse(catalog.tableExists(nope));
+      org.junit.jupiter.api.Assertions.assertThrows(org.apache.spark.sql.catalyst.analysis.NoSuchTableException.class,
+          () -> catalog.loadTable(nope));
+    }
+  }
 }
