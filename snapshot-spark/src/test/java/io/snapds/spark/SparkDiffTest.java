@@ -2,11 +2,14 @@ package io.snapds.spark;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.DatasetProperties;
+import io.snapds.dataset.RetentionPolicy;
 import io.snapds.dataset.DiffScanner;
 import io.snapds.dataset.RowChange;
 import io.snapds.dataset.RowScan;
@@ -33,6 +36,11 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.spark.api.java.function.MapFunction;
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -47,8 +55,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Diffs through Spark ({@code option("diff.from", ...).option("diff.to", ...)}) against the Java
  * API's diff of the same two snapshots: every change's kind, key, column types and values, over
- * snapshots of several regions; a pushed key range and the diff's columns narrowing it; bad
- * options refused naming the value. One dataset for the class (its two snapshots are read only).
+ * snapshots of several regions; a pushed key range and the diff's columns narrowing it; both
+ * snapshots kept while a diff runs and released at its end; bad options refused naming the value. One dataset for the class (its two snapshots are read only).
  */
 @ExtendWith(MiniClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -264,6 +272,44 @@ class SparkDiffTest {
     assertRowsEqual(onAmount, collect(diff(older.toString(), newer.toString(), "amount")));
     assertEquals(0, onAmount.stream().filter(r -> r.get("change").equals("CHANGED")).count());
     assertTrue(onAmount.stream().anyMatch(r -> Long.valueOf(-1).equals(r.get("id")) && r.get("change").equals("REMOVED")));
+  }
+
+  @Test
+  void aRunningDiffKeepsBothSnapshotsThroughPublishesAndCleanupAndReleasesThemAtItsEnd() throws Exception {
+    DatasetId pinned = MiniCluster.uniqueDataset("diffpin");
+    DatasetProperties twoKept = DatasetProperties.builder().retention(RetentionPolicy.retainLast(2)).build();
+    try (SnapshotDataset d = SparkTests.create(cluster, pinned, "id long key, v string", twoKept)) {
+      SnapshotId a = SparkTests.writeJava(d, List.of(Map.of("id", 1L, "v", "a"), Map.of("id", 2L, "v", "a")));
+      SnapshotId b = SparkTests.writeJava(d, List.of(Map.of("id", 2L, "v", "b"), Map.of("id", 3L, "v", "b")));
+      SparkReadTest.Gate.entered = new CountDownLatch(1);
+      SparkReadTest.Gate.release = new CountDownLatch(1);
+      Dataset<String> query = spark.read().format("snapds").option("dataset", pinned.toString())
+          .option("diff.from", a.toString()).option("diff.to", b.toString()).load()
+          .map((MapFunction<Row, String>) r -> {
+            SparkReadTest.Gate.entered.countDown();
+            if (!SparkReadTest.Gate.release.await(60, TimeUnit.SECONDS)) {
+              throw new IllegalStateException("the test never released the query");
+            }
+            return r.getString(r.fieldIndex("change")) + " " + r.getLong(r.fieldIndex("id"));
+          }, Encoders.STRING());
+      CompletableFuture<List<String>> running = CompletableFuture.supplyAsync(query::collectAsList);
+      assertTrue(SparkReadTest.Gate.entered.await(60, TimeUnit.SECONDS), "the diff started reading");
+
+      // two more publishes: a and b are no longer among the last two
+      SparkTests.writeJava(d, List.of(Map.of("id", 8L, "v", "c")));
+      SnapshotId c = SparkTests.writeJava(d, List.of(Map.of("id", 9L, "v", "d")));
+      var cleanup = d.cleanup();
+      assertFalse(d.isCleaned(a) || d.isCleaned(b), "cleanup kept both pinned snapshots: " + cleanup);
+      SparkReadTest.Gate.release.countDown();
+      List<String> got = running.get(120, TimeUnit.SECONDS).stream().sorted().toList();
+      assertEquals(List.of("ADDED 3", "CHANGED 2", "REMOVED 1"), got, "exactly the diff of the pinned snapshots");
+
+      SparkTests.drainListeners(spark);
+      assertEquals(0, QueryPins.heldExecutions());
+      var after = d.cleanup();
+      assertTrue(d.isCleaned(a) && d.isCleaned(b), "both cleaned once the query released them: " + after);
+      assertEquals(c, d.currentSnapshot().orElseThrow().id());
+    }
   }
 
   @Test
