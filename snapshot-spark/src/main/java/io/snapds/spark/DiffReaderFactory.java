@@ -69,6 +69,8 @@ final class DiffReaderFactory implements PartitionReaderFactory {
     Field[] fields = new Field[n];
     Field[] oldFields = new Field[n];
     int[] keyIndex = new int[n];
+    byte[][] newQualifiers = new byte[n][];
+    byte[][] oldQualifiers = new byte[n][];
     for (int i = 0; i < n; i++) {
       String c = columns[i];
       if (c.equals(DiffTable.CHANGE)) {
@@ -79,6 +81,8 @@ final class DiffReaderFactory implements PartitionReaderFactory {
       Field f = to.field(old ? c.substring(DiffTable.OLD.length()) : c);
       fields[i] = f;
       oldFields[i] = from.findField(f.id()).orElse(null); // a field added since: no old value
+      newQualifiers[i] = Bytes.toBytes(f.name());
+      oldQualifiers[i] = oldFields[i] == null ? null : Bytes.toBytes(oldFields[i].name());
       if (f.isKey()) {
         sources[i] = Source.KEY;
         keyIndex[i] = to.keyFields().indexOf(f);
@@ -96,7 +100,7 @@ final class DiffReaderFactory implements PartitionReaderFactory {
         DiffSplitReader reader = DiffSplitReader.open(connection, ((DiffInputPartition) partition).split(), projection,
             WHEN_PIN_LAPSED);
         return new Reader(connection, reader, new KeyCodec(to), Bytes.toBytes(family), sources, fields, oldFields,
-            keyIndex);
+            keyIndex, newQualifiers, oldQualifiers);
       } catch (IOException | RuntimeException e) {
         connection.close();
         throw e;
@@ -115,10 +119,12 @@ final class DiffReaderFactory implements PartitionReaderFactory {
     private final Field[] fields;
     private final Field[] oldFields;
     private final int[] keyIndex;
+    private final byte[][] newQualifiers;
+    private final byte[][] oldQualifiers;
     private InternalRow current;
 
     Reader(Connection connection, DiffSplitReader reader, KeyCodec keys, byte[] family, Source[] sources,
-        Field[] fields, Field[] oldFields, int[] keyIndex) {
+        Field[] fields, Field[] oldFields, int[] keyIndex, byte[][] newQualifiers, byte[][] oldQualifiers) {
       this.connection = connection;
       this.reader = reader;
       this.keys = keys;
@@ -127,6 +133,8 @@ final class DiffReaderFactory implements PartitionReaderFactory {
       this.fields = fields;
       this.oldFields = oldFields;
       this.keyIndex = keyIndex;
+      this.newQualifiers = newQualifiers;
+      this.oldQualifiers = oldQualifiers;
     }
 
     @Override
@@ -148,21 +156,21 @@ final class DiffReaderFactory implements PartitionReaderFactory {
             }
             values[i] = SparkTypes.toInternal(fields[i], keyValues.get(keyIndex[i]));
           }
-          case SHOWN -> values[i] = after != null ? value(after, fields[i], fields[i]) : value(before, oldFields[i],
-              fields[i]);
-          case OLD -> values[i] = before == null ? null : value(before, oldFields[i], fields[i]);
+          case SHOWN -> values[i] = after != null ? value(after, fields[i], newQualifiers[i], fields[i])
+              : value(before, oldFields[i], oldQualifiers[i], fields[i]);
+          case OLD -> values[i] = before == null ? null : value(before, oldFields[i], oldQualifiers[i], fields[i]);
         }
       }
       current = new GenericInternalRow(values);
       return true;
     }
 
-    /** Field {@code stored}'s cell of {@code row}, decoded, as column {@code column}'s internal value. */
-    private Object value(SnapshotRow row, Field stored, Field column) {
+    /** Field {@code stored}'s cell (qualifier {@code qualifier}) of {@code row}, decoded, as column {@code column}'s internal value. */
+    private Object value(SnapshotRow row, Field stored, byte[] qualifier, Field column) {
       if (stored == null) {
         return null;
       }
-      byte[] cell = row.value(family, Bytes.toBytes(stored.name()));
+      byte[] cell = row.value(family, qualifier);
       return cell == null ? null : SparkTypes.toInternal(column, ValueCodec.decode(stored, cell));
     }
 
