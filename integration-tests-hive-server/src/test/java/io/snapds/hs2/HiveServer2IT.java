@@ -15,6 +15,7 @@ import io.snapds.dataset.SnapshotInfo;
 import io.snapds.dataset.SnapshotRow;
 import io.snapds.dataset.SnapshotState;
 import io.snapds.dataset.SnapshotWriter;
+import io.snapds.dataset.lock.LockTable;
 import io.snapds.dataset.schema.RowCodec;
 import io.snapds.dataset.schema.Schema;
 import io.snapds.dataset.testing.MiniCluster;
@@ -24,6 +25,7 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -262,6 +264,29 @@ class HiveServer2IT {
       assertEquals(expected, query(c, "SELECT * FROM " + target.table()), "and a JDBC session reads them back");
       assertEquals(3, javaRows(target.dataset(), before).size(), "the previous snapshot is untouched");
     }
+  }
+
+  private static int livePins(Gens t, SnapshotId snapshot) {
+    return new LockTable(MiniCluster.get().connection(), t.id().lockTable(), Clock.systemUTC()).livePins(snapshot);
+  }
+
+  /**
+   * A BI tool's session that runs one query, reads its rows and disconnects: the rows of a fetch
+   * task are read after Hive considers the query executed, so its pin stays until the session's
+   * next query; a session that ends instead must release it, or the pin (renewed while the server
+   * runs) keeps the snapshot's rows from cleanup long after anyone reads them.
+   */
+  @Test
+  void aSessionThatEndsAfterAQueryReleasesItsPins() throws Exception {
+    Gens t;
+    SnapshotId current;
+    try (Connection c = hs2.connect()) {
+      t = gens(c, "pins");
+      current = publish(t.dataset(), 1, 4).id();
+      assertEquals(javaRows(t.dataset(), current), query(c, "SELECT * FROM " + t.table()));
+      assertEquals(1, livePins(t, current), "the fetch task's pin is held while the session lasts");
+    }
+    assertEquals(0, livePins(t, current), "closing the session released the pin of its last query");
   }
 
   /** Rows of generation g in the concurrency test: 10 + 5g. */

@@ -11,6 +11,7 @@ import io.snapds.dataset.read.SnapshotSelector;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -39,6 +40,8 @@ final class QueryPins {
   private static final String HOLDER_PREFIX = "hive:";
   /** Queries whose pins go when their session compiles its next query. */
   private static final Map<String, List<String>> DEFERRED = new ConcurrentHashMap<>();
+  /** Sessions whose close releases what they deferred (one cleanup item each). */
+  private static final Set<String> CLOSE_RELEASES = ConcurrentHashMap.newKeySet();
 
   private QueryPins() {}
 
@@ -92,11 +95,19 @@ final class QueryPins {
   }
 
   /**
-   * Releases the query's pins when the session compiles its next query: for a query whose rows a
+   * Releases the query's pins when the session compiles its next query, or when it closes if that
+   * comes first (a JDBC client that disconnects after reading its rows): for a query whose rows a
    * fetch task reads after Hive considers it executed.
    */
-  static void releaseWithNextQuery(String sessionId, String queryId) {
+  static void releaseWithNextQuery(SessionState session, String queryId) {
+    String sessionId = session.getSessionId();
     DEFERRED.computeIfAbsent(sessionId, s -> new CopyOnWriteArrayList<>()).add(queryId);
+    if (CLOSE_RELEASES.add(sessionId)) {
+      session.addCleanupItem(() -> {
+        CLOSE_RELEASES.remove(sessionId);
+        releaseDeferred(sessionId);
+      });
+    }
   }
 
   /** Releases what {@link #releaseWithNextQuery} deferred for the session. */

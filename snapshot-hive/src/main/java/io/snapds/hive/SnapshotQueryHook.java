@@ -28,8 +28,8 @@ import org.apache.hadoop.hive.ql.hooks.QueryLifeTimeHookContext;
  * other call back to a storage handler after the job. As a lifetime hook (run after every query,
  * also a failed one) it aborts a snapshot that was begun but not published and releases the
  * query's reader pins (those of a query whose rows a fetch task reads when the session compiles
- * its next query, as Hive fetches after execution ends). Without the lifetime hook, pins expire
- * after their time-to-live. As a
+ * its next query or closes, whichever comes first, as Hive fetches after execution ends). Without
+ * the lifetime hook, pins expire after their time-to-live. As a
  * semantic analyzer hook (optional) it resolves {@code FOR SYSTEM_VERSION/TIME AS OF} clauses when
  * the query is compiled, so that a bad id fails compilation rather than the job.
  */
@@ -92,10 +92,10 @@ public final class SnapshotQueryHook implements ExecuteWithHookContext, QueryLif
     HookContext hook = ctx.getHookContext();
     SessionState session = SessionState.get();
     if (!hasError && session != null && hook != null && fetchReadsASnapshot(hook.getQueryPlan())) {
-      // the rows are fetched after "execution": keep the pins until the session's next query
+      // the rows are fetched after "execution": keep the pins until the session's next query or its end
       String queryId = queryId(ctx.getHiveConf());
       PendingInserts.abort(queryId);
-      QueryPins.releaseWithNextQuery(session.getSessionId(), queryId);
+      QueryPins.releaseWithNextQuery(session, queryId);
       return;
     }
     end(ctx);
