@@ -146,6 +146,8 @@ public final class ProtocolSimulation {
     return truncateUnfinished ? -1 : truncatesBegun;
   }
   private int processes;
+  /** Run ids of the builds whose tasks find their snapshot by run id, as Hive's do. */
+  private int hiveRuns;
 
   /** A simulated run: {@code steps} steps of the scheduler on a {@link SimHBase} and an in-process Tephra. */
   public ProtocolSimulation(long seed, int steps, Set<Fault> faults) {
@@ -362,9 +364,12 @@ public final class ProtocolSimulation {
    * and the published count must be the rows a reader gets.
    */
   private void distributedBuild(SnapshotDataset ds, Random r, String owner) {
+    // half the builds as Hive runs them: the tasks are not handed the handle but find the snapshot
+    // by the driver's run id in the index of builds in progress (buildingForRun)
+    String findByRun = r.nextBoolean() ? "hive:" + owner + ":" + (++hiveRuns) : null;
     SnapshotWriter driver;
     try {
-      driver = ds.newSnapshot().owner(owner).begin();
+      driver = (findByRun == null ? ds.newSnapshot() : ds.newSnapshot().runId(findByRun)).owner(owner).begin();
     } catch (SnapshotDatasetException e) {
       count("begin refused: " + e.getClass().getSimpleName());
       return;
@@ -372,14 +377,28 @@ public final class ProtocolSimulation {
     SnapshotId id = driver.snapshotId();
     try (driver) {
       io.snapds.dataset.SnapshotHandle handle = driver.handle().orElseThrow();
+      if (findByRun != null) {
+        scheduler.yieldPoint("tasks of " + id + " look for run " + findByRun);
+        Optional<SnapshotInfo> found = ds.buildingForRun(findByRun);
+        if (found.isEmpty()) {
+          count("run's build gone before its tasks started"); // fenced or aborted meanwhile: the query fails
+          return;
+        }
+        if (!found.get().id().equals(id)) {
+          model.violation("run " + findByRun + " begun as " + id + " was found building as " + found.get().id());
+          return;
+        }
+        count("builds found by run id");
+      }
       TreeMap<String, String> rows = new TreeMap<>();
       int tasks = 2 + r.nextInt(2);
       io.snapds.dataset.write.SnapshotTaskWriter straggler = null;
       for (int t = 0; t < tasks; t++) {
         boolean fails = r.nextInt(6) == 0;
         // a small buffer sends a batch every row or two; a failing attempt's buffer holds all it puts
-        io.snapds.dataset.write.SnapshotTaskWriter task = io.snapds.dataset.write.SnapshotTaskWriter.open(ds, handle,
-            fails ? 1 << 20 : 1 + r.nextInt(200));
+        io.snapds.dataset.write.SnapshotTaskWriter task = findByRun == null
+            ? io.snapds.dataset.write.SnapshotTaskWriter.open(ds, handle, fails ? 1 << 20 : 1 + r.nextInt(200))
+            : io.snapds.dataset.write.SnapshotTaskWriter.open(ds, id, fails ? 1 << 20 : 1 + r.nextInt(200));
         for (int i = 0, n = r.nextInt(5); i < n; i++) {
           String key = "k" + (r.nextInt(KEYS / tasks) * tasks + t); // task t owns the keys equal to t modulo tasks
           String value = id + "/" + key + "/" + r.nextInt(1000);
