@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.snapds.dataset.CleanupResult;
+import io.snapds.dataset.DatasetEvent;
 import io.snapds.dataset.DatasetProperties;
 import io.snapds.dataset.NewSnapshot;
 import io.snapds.dataset.RowScan;
@@ -32,13 +33,16 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import io.snapds.events.example.DerivedSnapshotJob;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -235,6 +239,37 @@ class SnapshotJobsOnYarnIT {
       }
     }
     assertEquals(expected, got);
+  }
+
+  // ---- d. the events module's example job, as a consumer runs it ----
+
+  /**
+   * {@link DerivedSnapshotJob} handles a PUBLISHED event by running a copy job of exactly that
+   * snapshot: on YARN the job's tasks must receive the project's jars, and the event handled again
+   * publishes nothing.
+   */
+  @Test
+  void theEventsExampleJobDerivesTheEventsSnapshotOnYarnOnce() throws Exception {
+    SnapshotDataset src = create("derivedSrc");
+    SnapshotInfo input = publishAcrossRegions(src, "in", 120, "k060");
+    SnapshotDataset derived = create("derivedOut");
+    DatasetEvent published = src.events(0, 100).stream()
+        .filter(e -> e.type() == DatasetEvent.Type.PUBLISHED && e.snapshotId().equals(input.id()))
+        .findFirst().orElseThrow();
+    publish(src, "newer", 30); // published meanwhile: the job must copy the event's snapshot, not current
+
+    Configuration conf = bed.newJob("derive on YARN").getConfiguration();
+    DerivedSnapshotJob handler = new DerivedSnapshotJob(conf, bed.datasets(), src.id(), derived.id());
+    handler.handle(published);
+
+    SnapshotInfo made = derived.currentSnapshot().orElseThrow();
+    assertEquals(Optional.of(DerivedSnapshotJob.runId(input.id())), made.runId());
+    assertEquals(rows(src, input.id()), rows(derived, made.id()), "the derived snapshot is the event's, row for row");
+    assertEquals(input.rowCount(), made.rowCount());
+
+    handler.handle(published); // a redelivery: the run id was published, nothing more is
+    assertEquals(List.of(made.id()), committed(derived));
+    assertEquals(1, derived.snapshots().size(), "the second handling began no snapshot");
   }
 
   // ---- helpers ----

@@ -72,8 +72,10 @@ public final class DerivedSnapshotJob implements EventHandler {
       return;
     }
     Job job = Job.getInstance(new Configuration(conf), "derive " + derived + " from " + source + "@" + snapshot);
+    // ship the project's jars with the job: on a cluster the tasks and the application master run on
+    // a Hadoop node's class path, which has neither snapds nor Tephra
     SnapshotMapReduceUtil.initSnapshotCopyJob(source, SnapshotSelector.snapshot(snapshot), derived, runId(snapshot),
-        job, false);
+        job, true);
     if (!SnapshotMapReduceUtil.runJob(job, false)) {
       throw new IOException("job " + job.getJobID() + " deriving " + derived + " from snapshot " + snapshot + " of "
           + source + " failed");
