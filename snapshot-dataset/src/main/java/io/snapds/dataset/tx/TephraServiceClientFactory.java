@@ -2,12 +2,16 @@ package io.snapds.dataset.tx;
 
 import com.google.inject.Guice;
 import com.google.inject.Injector;
+import com.google.inject.Scopes;
+import com.google.inject.util.Modules;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.tephra.TransactionSystemClient;
 import org.apache.tephra.distributed.TransactionServiceClient;
+import org.apache.tephra.metrics.MetricsCollector;
+import org.apache.tephra.metrics.TxMetricsCollector;
 import org.apache.tephra.runtime.ConfigModule;
 import org.apache.tephra.runtime.DiscoveryModules;
 import org.apache.tephra.runtime.TransactionClientModule;
@@ -35,8 +39,14 @@ public final class TephraServiceClientFactory implements TransactionClientFactor
 
   @Override
   public TransactionSystemClient create(Configuration conf) {
+    // The transaction manager's metrics collector is bound by Tephra's modules but never used by a
+    // client. Its default (DefaultMetricsCollector) refers to Dropwizard metrics 3's JmxReporter,
+    // which Dropwizard 4 (Spark 4's) moved: Guice's check of that binding failed every client
+    // next to Spark 4 with NoClassDefFoundError. A client binds the no-op collector instead.
     Injector injector = Guice.createInjector(new ConfigModule(conf), new ZKModule(),
-        new DiscoveryModules().getDistributedModules(), new TransactionModules().getDistributedModules(),
+        new DiscoveryModules().getDistributedModules(),
+        Modules.override(new TransactionModules().getDistributedModules()).with(
+            binder -> binder.bind(MetricsCollector.class).to(TxMetricsCollector.class).in(Scopes.SINGLETON)),
         new TransactionClientModule());
     zookeeper = injector.getInstance(ZKClientService.class);
     long timeoutMs = conf.getLong(ZOOKEEPER_CONNECT_TIMEOUT_MS, DEFAULT_ZOOKEEPER_CONNECT_TIMEOUT_MS);
