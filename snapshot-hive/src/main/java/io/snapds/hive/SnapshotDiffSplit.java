@@ -5,51 +5,33 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.mapred.FileSplit;
 
 /**
  * A core {@link DiffSplit} (the same user-key range of two pinned snapshots, cut where a region of
- * either begins) as the split Hive hands its tasks: one per piece of the diff's read plan. Both
- * snapshot ids travel with the split. A {@link FileSplit} because Hive's input splits must be (the
- * path is the table's location and is not read).
+ * either begins) as Hive's split: one per piece of the diff's read plan, both snapshot ids with it.
  */
-public final class SnapshotDiffSplit extends FileSplit {
-  private DiffSplit split;
-
+public final class SnapshotDiffSplit extends CoreSplit<DiffSplit> {
   /** For Writable. */
   public SnapshotDiffSplit() {
     super();
   }
 
   SnapshotDiffSplit(Path tablePath, DiffSplit split) {
-    super(tablePath, 0, 0, split.locations());
-    this.split = split;
-  }
-
-  /** The core split this one carries. */
-  DiffSplit delegate() {
-    return split;
+    super(tablePath, split, split.locations());
   }
 
   @Override
-  public String[] getLocations() {
+  String[] locations(DiffSplit split) {
     return split.locations();
   }
 
   @Override
-  public void write(DataOutput out) throws IOException {
-    super.write(out);
+  void writeDelegate(DiffSplit split, DataOutput out) throws IOException {
     split.write(out);
   }
 
   @Override
-  public void readFields(DataInput in) throws IOException {
-    super.readFields(in);
-    split = DiffSplit.read(in);
-  }
-
-  @Override
-  public String toString() {
-    return "SnapshotDiffSplit{" + split + "}";
+  DiffSplit readDelegate(DataInput in) throws IOException {
+    return DiffSplit.read(in);
   }
 }

@@ -5,52 +5,30 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.mapred.FileSplit;
 
-/**
- * A core {@link ReadSplit} (the rows of one region within one pinned snapshot) as the split Hive
- * hands its tasks, as HBase's snapshot splits hold a {@code TableSnapshotInputFormatImpl.InputSplit}.
- * The snapshot id travels with the split, so every task reads the snapshot chosen when the splits
- * were made. A {@link FileSplit} because Hive's input splits must be (the path is the table's
- * location and is not read).
- */
-public final class SnapshotSplit extends FileSplit {
-  private ReadSplit split;
-
+/** A core {@link ReadSplit} (the rows of one region within one pinned snapshot) as Hive's split. */
+public final class SnapshotSplit extends CoreSplit<ReadSplit> {
   /** For Writable. */
   public SnapshotSplit() {
     super();
   }
 
   SnapshotSplit(Path tablePath, ReadSplit split) {
-    super(tablePath, 0, 0, split.locations());
-    this.split = split;
-  }
-
-  /** The core split this one carries. */
-  ReadSplit delegate() {
-    return split;
+    super(tablePath, split, split.locations());
   }
 
   @Override
-  public String[] getLocations() {
+  String[] locations(ReadSplit split) {
     return split.locations();
   }
 
   @Override
-  public void write(DataOutput out) throws IOException {
-    super.write(out);
+  void writeDelegate(ReadSplit split, DataOutput out) throws IOException {
     split.write(out);
   }
 
   @Override
-  public void readFields(DataInput in) throws IOException {
-    super.readFields(in);
-    split = ReadSplit.read(in);
-  }
-
-  @Override
-  public String toString() {
-    return "SnapshotSplit{" + split + "}";
+  ReadSplit readDelegate(DataInput in) throws IOException {
+    return ReadSplit.read(in);
   }
 }
