@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.snapds.dataset.CleanupListener;
 import io.snapds.dataset.DatasetId;
+import io.snapds.dataset.DatasetNotFoundException;
 import io.snapds.dataset.DatasetProperties;
 import io.snapds.dataset.FencedWriterException;
 import io.snapds.dataset.RetentionPolicy;
@@ -160,6 +161,67 @@ class IncarnationsIT {
         assertTrue(e.getMessage().contains(current.id().toString()), e.getMessage());
       }
     }
+  }
+
+  @Test
+  void aWriterOfTheDroppedIncarnationAddsNothingToTheDatasetCreatedAgain() throws Exception {
+    DatasetId id = MiniCluster.uniqueDataset("inc-drop-writer");
+    SnapshotDataset ds = cluster.datasets().create(id, DatasetProperties.defaults());
+    writeAndCommit(ds.newSnapshot().begin(), "old", 20);
+    SnapshotWriter stale = ds.newSnapshot().owner("stale").begin();
+    long staleNumber = ds.snapshot(stale.snapshotId()).keyNumber();
+    for (int i = 0; i < 10; i++) {
+      stale.put(Fixtures.key(5000 + i), "d", "v", Bytes.toBytes("stale:" + i));
+    }
+    stale.flush();
+
+    assertTrue(cluster.datasets().admin(id).drop());
+    SnapshotDataset again = cluster.datasets().create(id, DatasetProperties.defaults());
+    SnapshotInfo first = writeAndCommit(again.newSnapshot().owner("fresh").begin(), "new", 500);
+    SnapshotInfo fresh = writeAndCommit(again.newSnapshot().owner("fresh").begin(), "new", 1000);
+    assertTrue(first.keyNumber() > staleNumber, "the new incarnation numbers above the dropped one's "
+        + staleNumber + ": " + first.keyNumber());
+
+    // the dropped incarnation's writer wakes up and goes on between flushes, into the new table
+    for (int i = 10; i < 20; i++) {
+      stale.put(Fixtures.key(5000 + i), "d", "v", Bytes.toBytes("stale:" + i));
+    }
+    stale.flush();
+    assertThrows(SnapshotDatasetException.class, stale::commit, "the dropped incarnation's writer never publishes");
+    stale.close();
+
+    assertEquals(fresh.id(), again.currentSnapshot().orElseThrow().id());
+    Fixtures.Observation seen = Fixtures.observe(again.readCurrent());
+    assertEquals(List.of("new"), seen.labels(), "no row of the dropped incarnation in the published snapshot");
+    assertTrue(seen.matches(fresh));
+    assertEquals(500, Fixtures.observe(again.readSnapshot(first.id())).rows());
+
+    again.cleanup(); // the stale writer stopped: its rows, owned by no snapshot, go
+    assertEquals(Map.of(prefix(first), 500L, prefix(fresh), 1000L), rowsByPrefix(id),
+        "the data table holds the retained snapshots only");
+
+    // dropped and created again once more: the numbers go on rising
+    assertTrue(cluster.datasets().admin(id).drop());
+    SnapshotDataset third = cluster.datasets().create(id, DatasetProperties.defaults());
+    SnapshotInfo next = writeAndCommit(third.newSnapshot().begin(), "third", 5);
+    assertTrue(next.keyNumber() > fresh.keyNumber(), next.keyNumber() + " after " + fresh.keyNumber());
+  }
+
+  @Test
+  void noSnapshotBeginsOnceADropBegan() throws Exception {
+    DatasetId id = MiniCluster.uniqueDataset("inc-drop-begin");
+    SnapshotDataset ds = cluster.datasets().create(id, DatasetProperties.defaults());
+    writeAndCommit(ds.newSnapshot().begin(), "old", 5);
+    cluster.datasets().admin(id).beginDrop();
+    DatasetNotFoundException e = assertThrows(DatasetNotFoundException.class, () -> {
+      try (SnapshotWriter begun = ds.newSnapshot().begin()) {
+        // closed unpublished if it began: a building transaction left open would hold back cleanup
+      }
+    });
+    assertTrue(e.getMessage().contains("being dropped"), e.getMessage());
+    assertTrue(cluster.datasets().admin(id).finishDrop().isEmpty());
+    SnapshotDataset again = cluster.datasets().create(id, DatasetProperties.defaults());
+    assertTrue(writeAndCommit(again.newSnapshot().begin(), "new", 5).keyNumber() > 1);
   }
 
   @Test

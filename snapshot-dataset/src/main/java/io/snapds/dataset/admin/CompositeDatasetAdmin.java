@@ -13,9 +13,11 @@ import io.snapds.dataset.lock.LockStatus;
 import io.snapds.dataset.lock.LockTable;
 import io.snapds.dataset.StorageException;
 import io.snapds.dataset.store.CommitClock;
+import io.snapds.dataset.store.DroppedKeyNumbers;
 import io.snapds.dataset.store.HBaseMetadataStore;
 import io.snapds.dataset.store.MetadataLayout;
 import io.snapds.dataset.store.PropertiesCodec;
+import io.snapds.dataset.store.RawMetadata;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
@@ -98,18 +100,31 @@ public final class CompositeDatasetAdmin {
         }
       }
       ensureNamespace(admin);
+      long dropped = DroppedKeyNumbers.highest(admin, connection, dataset);
+      if (dropped > 0 && txClient == null) {
+        throw new IllegalStateException("dataset " + dataset + " was dropped before, and creating it again needs a"
+            + " transaction client (to number its snapshots above the dropped ones): use SnapshotDatasets.admin(id)");
+      }
       List<TableAdmin> created = new ArrayList<>();
       try {
-        for (TableAdmin part : parts) {
-          part.create();
-          created.add(part);
-        }
+        // the metadata table first, with its first commit: no writer can begin (the data and lock
+        // tables do not exist yet) before the key numbers continue above the dropped incarnations'
+        TableAdmin metadata = parts.get(1); // parts: data, metadata, lock
+        metadata.create();
+        created.add(metadata);
         writeProperties(properties);
         if (txClient != null) {
           metadataStore(properties).update("create", view -> {
             view.announceCreated();
+            view.continueKeyNumbersAbove(dropped);
             return null;
           });
+        }
+        for (TableAdmin part : parts) {
+          if (part != metadata) {
+            part.create();
+            created.add(part);
+          }
         }
       } catch (IOException | RuntimeException e) {
         for (TableAdmin part : created) {
@@ -355,6 +370,10 @@ public final class CompositeDatasetAdmin {
       }
     }
     run("drop", admin -> {
+      if (admin.tableExists(dataset.metaTable())) {
+        // before any table goes: a create of this name numbers above every number given
+        DroppedKeyNumbers.raise(admin, connection, dataset, RawMetadata.highestKeyNumber(connection, dataset));
+      }
       for (TableAdmin part : parts(admin, null)) {
         part.drop();
       }

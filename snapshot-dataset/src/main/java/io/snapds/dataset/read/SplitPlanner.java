@@ -3,6 +3,7 @@ package io.snapds.dataset.read;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.RowScan;
 import io.snapds.dataset.SnapshotKeys;
+import io.snapds.dataset.StorageErrors;
 import io.snapds.dataset.store.DataTable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -34,24 +35,28 @@ public final class SplitPlanner {
   public static List<ReadSplit> plan(Connection connection, DatasetId dataset, SnapshotKeys snapshot,
       List<RowScan> scans) throws IOException {
     List<ReadSplit> splits = new ArrayList<>();
+    List<HRegionLocation> regions;
     try (RegionLocator locator = connection.getRegionLocator(dataset.dataTable())) {
-      List<HRegionLocation> regions = locator.getAllRegionLocations();
-      for (RowScan rowScan : scans) {
-        Scan scan = DataTable.toHBaseScan(snapshot, rowScan);
-        byte[] start = scan.getStartRow();
-        byte[] stop = scan.getStopRow();
-        for (HRegionLocation region : regions) {
-          byte[] regionStart = region.getRegion().getStartKey();
-          byte[] regionEnd = region.getRegion().getEndKey();
-          boolean endless = regionEnd.length == 0;
-          if (!endless && Bytes.compareTo(regionEnd, start) <= 0 || Bytes.compareTo(regionStart, stop) >= 0) {
-            continue; // region wholly before or after the range
-          }
-          byte[] splitStart = Bytes.compareTo(regionStart, start) > 0 ? regionStart : start;
-          byte[] splitStop = endless || Bytes.compareTo(regionEnd, stop) >= 0 ? stop : regionEnd;
-          splits.add(new ReadSplit(dataset, snapshot, splitStart, splitStop,
-              region.getServerName() == null ? null : region.getHostname()));
+      regions = locator.getAllRegionLocations();
+    } catch (IOException | RuntimeException e) {
+      // a table dropped since the snapshot was pinned: DatasetNotFoundException, not HBase's exception
+      throw StorageErrors.translate(dataset, "plan the splits of snapshot " + snapshot.id(), e);
+    }
+    for (RowScan rowScan : scans) {
+      Scan scan = DataTable.toHBaseScan(snapshot, rowScan);
+      byte[] start = scan.getStartRow();
+      byte[] stop = scan.getStopRow();
+      for (HRegionLocation region : regions) {
+        byte[] regionStart = region.getRegion().getStartKey();
+        byte[] regionEnd = region.getRegion().getEndKey();
+        boolean endless = regionEnd.length == 0;
+        if (!endless && Bytes.compareTo(regionEnd, start) <= 0 || Bytes.compareTo(regionStart, stop) >= 0) {
+          continue; // region wholly before or after the range
         }
+        byte[] splitStart = Bytes.compareTo(regionStart, start) > 0 ? regionStart : start;
+        byte[] splitStop = endless || Bytes.compareTo(regionEnd, stop) >= 0 ? stop : regionEnd;
+        splits.add(new ReadSplit(dataset, snapshot, splitStart, splitStop,
+            region.getServerName() == null ? null : region.getHostname()));
       }
     }
     return splits;

@@ -8,6 +8,7 @@ import io.snapds.dataset.SnapshotCleanedException;
 import io.snapds.dataset.SnapshotKeys;
 import io.snapds.dataset.SnapshotNotAvailableException;
 import io.snapds.dataset.SnapshotRow;
+import io.snapds.dataset.StorageErrors;
 import io.snapds.dataset.lock.LockTable;
 import io.snapds.dataset.store.DataTable;
 import io.snapds.dataset.store.RawMetadata;
@@ -72,8 +73,18 @@ public final class SplitReader implements Closeable {
       return new SplitReader(connection, split, whenPinLapsed, table, table.getScanner(scan));
     } catch (IOException | RuntimeException e) {
       table.close();
-      throw e;
+      throw typed(split, e);
     }
+  }
+
+  /**
+   * The typed error for a failure of the data table: a table dropped (and perhaps created again)
+   * since the split was planned is {@code DatasetNotFoundException}, a disabled one
+   * {@code DatasetUnavailableException}, each naming the dataset and the split's snapshot, rather
+   * than HBase's table exception.
+   */
+  private static RuntimeException typed(ReadSplit split, Exception e) {
+    return StorageErrors.translate(split.dataset(), "read a split of snapshot " + split.snapshotId(), e);
   }
 
   /**
@@ -84,7 +95,12 @@ public final class SplitReader implements Closeable {
    *     snapshot with the split's key number (the dataset was truncated, or dropped and created again)
    */
   public boolean next() throws IOException {
-    Result r = done ? null : scanner.next();
+    Result r;
+    try {
+      r = done ? null : scanner.next();
+    } catch (IOException | RuntimeException e) {
+      throw typed(split, e);
+    }
     if (r == null) {
       if (!done) {
         done = true;

@@ -1,5 +1,6 @@
 package io.snapds.dataset.store;
 
+import io.snapds.dataset.DatasetNotFoundException;
 import io.snapds.dataset.SnapshotKeys;
 
 /**
@@ -22,6 +23,10 @@ final class KeyNumbers {
 
   long nextKeyNumber() {
     PointerRow.Values p = pointer.values();
+    if (p.dropped != 0) {
+      throw new DatasetNotFoundException(rows.dataset(), "it is being dropped (event " + p.dropped
+          + "); no snapshot begins any more");
+    }
     if (p.keyNumbers >= SnapshotKeys.MAX_NUMBER) {
       throw new IllegalStateException("dataset " + rows.dataset() + " has given every key number up to "
           + p.keyNumbers + ": no snapshot can begin");
@@ -29,5 +34,13 @@ final class KeyNumbers {
     p.keyNumbers++;
     rows.markChanged();
     return p.keyNumbers;
+  }
+
+  void continueAbove(long lastGiven) {
+    PointerRow.Values p = pointer.values();
+    if (lastGiven > p.keyNumbers) {
+      p.keyNumbers = lastGiven;
+      rows.markChanged();
+    }
   }
 }

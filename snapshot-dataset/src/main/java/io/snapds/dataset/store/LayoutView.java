@@ -215,6 +215,11 @@ final class LayoutView implements MetadataView {
     return keyNumbers.nextKeyNumber();
   }
 
+  @Override
+  public void continueKeyNumbersAbove(long lastGiven) {
+    keyNumbers.continueAbove(lastGiven);
+  }
+
   // ---- TruncationView: the truncate's mark ----
 
   @Override

@@ -43,6 +43,27 @@ public final class RawMetadata {
     return record(connection, dataset, snapshot).keyNumber();
   }
 
+  /**
+   * An upper bound of the key numbers the dataset gave: the highest value of any stored version of
+   * the pointer row's {@code kno}, committed, in progress or failed (a transaction that took more
+   * numbers than a later one may have failed after it). One {@code Get} of a handful of versions
+   * (they are pruned, see "Metadata that stays small"). 0 for a dataset that never numbered.
+   */
+  public static long highestKeyNumber(Connection connection, DatasetId dataset) {
+    try (Table meta = connection.getTable(dataset.metaTable())) {
+      long highest = 0;
+      for (Cell c : cells(meta.get(new Get(PointerRow.ROW).addColumn(MetadataLayout.FAMILY, PointerRow.KEY_NUMBERS)
+          .readAllVersions()))) {
+        if (c.getValueLength() == Long.BYTES) {
+          highest = Math.max(highest, Bytes.toLong(CellUtil.cloneValue(c)));
+        }
+      }
+      return highest;
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(dataset, "read the key numbers given", e);
+    }
+  }
+
   /** {@code Result.rawCells()} is null for a result without cells (HBase's javadoc allows it). */
   private static List<Cell> cells(Result r) {
     return r.listCells() == null ? List.of() : r.listCells();

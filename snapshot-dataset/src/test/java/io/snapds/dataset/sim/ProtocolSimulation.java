@@ -88,7 +88,7 @@ public final class ProtocolSimulation {
     TX_TIMEOUT,
     /** A fenced or aborted writer goes on writing and tries to commit. */
     ZOMBIE_WRITER,
-    /** The dataset is truncated while processes use it. */
+    /** The dataset is truncated, or dropped and created again, while processes use it. */
     TRUNCATE
   }
 
@@ -130,6 +130,8 @@ public final class ProtocolSimulation {
   private volatile boolean stopping;
   /** A truncate began and did not finish (its process crashed or it failed): the next maintainer runs it again. */
   private volatile boolean truncateUnfinished;
+  /** A drop and create again began and did not finish: the next maintainer runs both again. */
+  private volatile boolean recreateUnfinished;
   /**
    * Truncates begun so far. A truncate removes every snapshot, whatever protects its readers, so a
    * protected read whose protection began before a truncate ended may fail with
@@ -143,7 +145,7 @@ public final class ProtocolSimulation {
    * truncate iff its note differs from {@link #truncatesBegun} when it is.
    */
   private long truncateMark() {
-    return truncateUnfinished ? -1 : truncatesBegun;
+    return truncateUnfinished || recreateUnfinished ? -1 : truncatesBegun;
   }
   private int processes;
   /** Run ids of the builds whose tasks find their snapshot by run id, as Hive's do. */
@@ -259,6 +261,9 @@ public final class ProtocolSimulation {
       own = Clock.offset(clock, Duration.ofMillis(r.nextInt(6000) - 3000));
     }
     while (true) {
+      if (stopping && recreateUnfinished) {
+        throw new StoppedWhileDropped(); // nobody creates it again before the run stops
+      }
       try {
         return datasets(own).open(which);
       } catch (io.snapds.dataset.CorruptMetadataException | io.snapds.dataset.DatasetUnavailableException
@@ -271,7 +276,20 @@ public final class ProtocolSimulation {
 
   private void spawn(String role, java.util.function.Consumer<Random> body) {
     long actorSeed = seed * 1_000_003L + (processes++);
-    scheduler.spawn(role + "#" + processes, () -> body.accept(new Random(actorSeed)));
+    scheduler.spawn(role + "#" + processes, () -> {
+      try {
+        body.accept(new Random(actorSeed));
+      } catch (StoppedWhileDropped e) {
+        count("processes stopped while the dataset was dropped");
+      }
+    });
+  }
+
+  /** An actor's process ends: the run stopped while its dataset was dropped and not yet created again. */
+  private static final class StoppedWhileDropped extends RuntimeException {
+    StoppedWhileDropped() {
+      super(null, null, false, false);
+    }
   }
 
   /** What happens between steps outside the actors: the clock, crashes, stalls, new processes. */
@@ -847,11 +865,18 @@ public final class ProtocolSimulation {
   }
 
   private void maintainer(Random r) {
+    while (recreateUnfinished && faults.contains(Fault.TRUNCATE) && !stopping) {
+      try { // the dataset may be gone: finish what the crashed maintainer began before opening it
+        dropAndCreate();
+      } catch (SnapshotDatasetException e) {
+        count("maintenance error: " + e.getClass().getSimpleName());
+      }
+    }
     SnapshotDataset ds = open(r);
     while (!stopping) {
       try {
         int dice = r.nextInt(100);
-        if (dice < 20 && !truncateUnfinished) {
+        if (dice < 20 && !truncateUnfinished && !recreateUnfinished) {
           ds.expireSnapshots().retainLast(1 + r.nextInt(2)).commit();
           count("expiries");
         } else if (dice < 45) {
@@ -882,7 +907,11 @@ public final class ProtocolSimulation {
           }
         } else if (dice < 80 && faults.contains(Fault.REGION_CHANGES)) {
           changeRegions(r);
-        } else if ((dice < 85 || truncateUnfinished) && faults.contains(Fault.TRUNCATE)) {
+        } else if ((dice < 85 || truncateUnfinished || recreateUnfinished) && faults.contains(Fault.TRUNCATE)) {
+          if (recreateUnfinished || (!truncateUnfinished && r.nextInt(3) == 0)) {
+            dropAndCreate();
+            continue;
+          }
           // a truncate cut off (its process crashed, or it failed) is run again, as its operator would
           scheduler.yieldPoint(truncateUnfinished ? "truncate again" : "truncate");
           truncateUnfinished = true;
@@ -898,6 +927,26 @@ public final class ProtocolSimulation {
         count("maintenance error: " + e.getClass().getSimpleName());
       }
     }
+  }
+
+  /**
+   * Drops the dataset and creates it again under the same name, while other processes still use
+   * the old incarnation (writers between flushes, cleanups between planning and deleting, split
+   * readers). Cut off (a crash, a failure), it is run again from the drop, as its operator would.
+   * For the checks it counts as a truncate: every snapshot goes, whatever protects its readers.
+   */
+  private void dropAndCreate() {
+    scheduler.yieldPoint(recreateUnfinished ? "drop and create again" : "drop and create");
+    recreateUnfinished = true;
+    truncatesBegun++;
+    if (!datasets(clock).admin(dataset).drop()) {
+      model.violation("drop waited for a delivered position, and no relay runs here");
+      return;
+    }
+    datasets(clock).create(dataset, properties());
+    recreateUnfinished = false;
+    model.truncated();
+    count("drops and creates");
   }
 
   /**
@@ -1177,6 +1226,10 @@ public final class ProtocolSimulation {
     direct.abort(probe);
     // past every lease and every pin a dead reader left (a long transaction's lasts a day)
     clock.advance(Duration.ofDays(2));
+    if (recreateUnfinished) { // the operator drops and creates again what was cut off
+      datasets(clock).admin(dataset).drop();
+      datasets(clock).create(dataset, properties());
+    }
     if (truncateUnfinished) { // the operator finishes a truncate that was cut off
       datasets(clock).admin(dataset).truncate();
     }
@@ -1233,8 +1286,16 @@ public final class ProtocolSimulation {
       count("stored checks skipped: " + e.getClass().getSimpleName()); // a truncate half done: checked later
       return;
     }
+    if (recreateUnfinished) {
+      count("stored checks skipped: a drop and create under way"); // its tables may be disabled or gone
+      return;
+    }
     Map<String, SnapshotId> prefixes = new HashMap<>();
     for (SnapshotInfo s : snapshots) {
+      // a key range is never given twice, whatever truncates, drops and creates came between
+      model.rangeGiven(Bytes.toStringBinary(s.keys().prefix()), s.id()).ifPresent(before -> model.violation(
+          when + ": key range " + Bytes.toStringBinary(s.keys().prefix()) + " was given to " + before
+          + " and again to " + s.id()));
       if (s.cleanedAt().isEmpty()) {
         SnapshotId other = prefixes.put(Bytes.toStringBinary(s.keys().prefix()), s.id());
         if (other != null) {
@@ -1372,6 +1433,14 @@ public final class ProtocolSimulation {
     /** Publish groups: id to their two members. */
     private final Map<String, List<SnapshotId>> groups = new ConcurrentHashMap<>();
     final List<String> violations = java.util.Collections.synchronizedList(new ArrayList<>());
+    /** Every key range seen given to a snapshot, in any incarnation of the dataset: prefix to snapshot. */
+    private final Map<String, SnapshotId> rangesGiven = new ConcurrentHashMap<>();
+
+    /** Notes that {@code id} has the range {@code prefix}; the snapshot it was given to before, if another. */
+    Optional<SnapshotId> rangeGiven(String prefix, SnapshotId id) {
+      SnapshotId before = rangesGiven.putIfAbsent(prefix, id);
+      return before == null || before.equals(id) ? Optional.empty() : Optional.of(before);
+    }
 
     void aboutToPublish(SnapshotId id, Map<String, String> rows) {
       content.put(id, Map.copyOf(rows));
