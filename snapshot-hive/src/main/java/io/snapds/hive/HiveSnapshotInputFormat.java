@@ -37,8 +37,8 @@ import org.apache.hadoop.mapred.Reporter;
  * The pushed-down key conditions become the splits' key ranges (see {@link KeyPredicates}).
  *
  * <p>A table that reads a diff ({@link HiveTableProperties#DIFF_FROM}) gets the core's diff plan
- * instead ({@link DiffRead}): one {@link SnapshotDiffSplit} per piece between region starts of
- * either snapshot, within the key ranges, each read by a {@link DiffRecordReader}.
+ * instead ({@link DiffRead}): one {@link HiveDiffSplit} per piece between region starts of
+ * either snapshot, within the key ranges, each read by a {@link HiveDiffRecordReader}.
  */
 public final class HiveSnapshotInputFormat implements InputFormat<ImmutableBytesWritable, HiveSnapshotRow> {
   private static final int CACHING = 500;
@@ -59,11 +59,11 @@ public final class HiveSnapshotInputFormat implements InputFormat<ImmutableBytes
         // one plan per key range (DiffRead cuts one range): the ranges are disjoint and in key order
         List<InputSplit> splits = new ArrayList<>();
         for (RowScan scan : scans) {
-          diff.get().planSplits(scan).forEach(s -> splits.add(new SnapshotDiffSplit(tablePath, s)));
+          diff.get().planSplits(scan).forEach(s -> splits.add(new HiveDiffSplit(tablePath, s)));
         }
         return splits.toArray(InputSplit[]::new);
       }
-      return read.planSplits(scans).stream().map(split -> new SnapshotSplit(tablePath, split)).toArray(InputSplit[]::new);
+      return read.planSplits(scans).stream().map(split -> new HiveSnapshotSplit(tablePath, split)).toArray(InputSplit[]::new);
     } catch (SnapshotDatasetException | IllegalArgumentException e) {
       throw new IOException(e.getMessage(), e);
     }
@@ -140,20 +140,20 @@ public final class HiveSnapshotInputFormat implements InputFormat<ImmutableBytes
   public RecordReader<ImmutableBytesWritable, HiveSnapshotRow> getRecordReader(InputSplit split, JobConf job,
       Reporter reporter) throws IOException {
     TableJobSettings table = TableJobSettings.of(job);
-    if (split instanceof SnapshotDiffSplit d) {
+    if (split instanceof HiveDiffSplit d) {
       // a change is judged on the table's columns, whichever the query uses, so that every query
       // of the diff sees the same changes (a schema table's are all of its cells)
       RowScan projection = RowScan.all().caching(CACHING);
       for (RowScan.Column c : table.columns()) {
         projection = projection.column(c.family(), c.qualifier());
       }
-      return new DiffRecordReader(DatasetConnections.datasets(job).connection(), d.delegate(), projection, reporter);
+      return new HiveDiffRecordReader(DatasetConnections.datasets(job).connection(), d.delegate(), projection, reporter);
     }
-    SnapshotSplit s = (SnapshotSplit) split;
+    HiveSnapshotSplit s = (HiveSnapshotSplit) split;
     // a schema table decodes whole rows (a non-null field needs its cell), so it never fetches keys only
     boolean keysOnly = table.keyIndex() >= 0 && !ColumnProjectionUtils.isReadAllColumns(job)
         && ColumnProjectionUtils.getReadColumnIDs(job).stream().allMatch(i -> i == table.keyIndex());
-    return new SnapshotRecordReader(DatasetConnections.datasets(job).connection(), s.delegate(), keysOnly, CACHING,
+    return new HiveSnapshotRecordReader(DatasetConnections.datasets(job).connection(), s.delegate(), keysOnly, CACHING,
         reporter);
   }
 

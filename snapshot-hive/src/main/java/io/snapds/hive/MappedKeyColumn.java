@@ -5,7 +5,7 @@ import org.apache.hadoop.hive.serde2.typeinfo.PrimitiveTypeInfo;
 
 /**
  * The {@code :key} column of a {@code snapds.columns.mapping} table: the key is the value's
- * bytes as {@link ValueCodec} encodes them. Their byte order is the value order only for
+ * bytes as {@link HiveValueCodec} encodes them. Their byte order is the value order only for
  * strings and binaries; other types push only {@code =} and {@code IN}, and only with
  * {@code #b} encoding, where each value has one byte form.
  */
@@ -46,7 +46,7 @@ final class MappedKeyColumn implements KeyColumn {
 
   @Override
   public byte[] encode(Object constant) {
-    byte[] b = ValueCodec.encode(constant, key.type(), key.encoding());
+    byte[] b = HiveValueCodec.encode(constant, key.type(), key.encoding());
     return b == null || b.length == 0 ? null : b;
   }
 }

@@ -121,7 +121,7 @@ public final class SnapshotSerDe extends AbstractSerDe {
       }
       byte[] bytes = c.isKey() ? r.key() : c.isOld() ? (older == null ? null : older.value(c.family(), c.qualifier()))
           : r.value(c.family(), c.qualifier());
-      row.set(i, ValueCodec.decode(bytes, c.type(), c.encoding()));
+      row.set(i, HiveValueCodec.decode(bytes, c.type(), c.encoding()));
     }
     return row;
   }
@@ -148,7 +148,7 @@ public final class SnapshotSerDe extends AbstractSerDe {
       }
       PrimitiveObjectInspector poi = (PrimitiveObjectInspector) fields.get(i).getFieldObjectInspector();
       Object value = poi.getPrimitiveJavaObject(soi.getStructFieldData(obj, fields.get(i)));
-      byte[] bytes = ValueCodec.encode(value, c.type(), c.encoding());
+      byte[] bytes = HiveValueCodec.encode(value, c.type(), c.encoding());
       if (c.isKey()) {
         key = bytes;
       } else if (bytes != null) {

@@ -16,7 +16,7 @@ import org.apache.hadoop.hbase.util.Bytes;
 /**
  * A record to a snapshot row and back. The row key is made of the key fields
  * ({@link RowKeyCodec}); every field that is not null, key fields included, becomes one cell in
- * the column family, its qualifier the field name, its value encoded as {@link ValueCodec} says.
+ * the column family, its qualifier the field name, its value encoded as {@link CdapValueCodec} says.
  * A null field writes no cell (there is nothing to delete: each run writes a new snapshot), and a
  * missing cell reads back as null. Immutable and thread-safe.
  */
@@ -71,7 +71,7 @@ public final class RecordCodec {
         continue;
       }
       try {
-        cells.put(qualifier(f), ValueCodec.encode(SchemaTypes.nonNullable(f.getSchema()), value));
+        cells.put(qualifier(f), CdapValueCodec.encode(SchemaTypes.nonNullable(f.getSchema()), value));
       } catch (RuntimeException e) {
         throw new IllegalArgumentException("field '" + f.getName() + "': " + e.getMessage(), e);
       }
@@ -95,7 +95,7 @@ public final class RecordCodec {
         continue;
       }
       try {
-        builder.set(f.getName(), ValueCodec.decode(SchemaTypes.nonNullable(f.getSchema()), cell));
+        builder.set(f.getName(), CdapValueCodec.decode(SchemaTypes.nonNullable(f.getSchema()), cell));
       } catch (RuntimeException e) {
         throw new IllegalArgumentException("field '" + f.getName() + "' of row " + row.keyAsString() + ": "
             + e.getMessage(), e);

@@ -20,7 +20,7 @@ import org.apache.hadoop.mapred.Reporter;
  * lapse and cleanup begin on either side, the split reader fails the task rather than report a
  * short side as added or removed rows.
  */
-final class DiffRecordReader implements RecordReader<ImmutableBytesWritable, HiveSnapshotRow> {
+final class HiveDiffRecordReader implements RecordReader<ImmutableBytesWritable, HiveSnapshotRow> {
   private static final String WHEN_PIN_LAPSED = "the query's reader pins lapsed (the Hive session that compiled"
       + " the query stopped renewing them); keep that session alive while the query runs";
 
@@ -30,7 +30,7 @@ final class DiffRecordReader implements RecordReader<ImmutableBytesWritable, Hiv
   private long changes;
 
   /** @param projection the columns a change is judged on (the table's), and the scan caching */
-  DiffRecordReader(Connection connection, DiffSplit split, RowScan projection, Reporter reporter) throws IOException {
+  HiveDiffRecordReader(Connection connection, DiffSplit split, RowScan projection, Reporter reporter) throws IOException {
     this.reader = DiffSplitReader.open(connection, split, projection, WHEN_PIN_LAPSED);
     this.split = split;
     this.reporter = reporter == null ? Reporter.NULL : reporter;

@@ -16,9 +16,14 @@ import java.nio.charset.StandardCharsets;
  *   <li>array, map, record: JSON text in UTF-8, see {@link JsonValueCodec}.</li>
  * </ul>
  * Values are the ones a {@code StructuredRecord} holds internally (a date is its int of days).
+ * This is the cell encoding of a dataset without a schema ({@link RecordCodec}); a dataset with a
+ * schema is written with the core's one encoding ({@code io.snapds.dataset.schema.ValueCodec},
+ * through {@link SchemaRecordCodec}). The two do not share code: this one also stores CDAP's enums,
+ * arrays, maps and records, and reads cells the core's would refuse (a boolean byte other than 0
+ * or 1, bytes that are not UTF-8), which stored pipelines' data may hold.
  */
-final class ValueCodec {
-  private ValueCodec() {
+final class CdapValueCodec {
+  private CdapValueCodec() {
   }
 
   static byte[] encode(Schema schema, Object value) {

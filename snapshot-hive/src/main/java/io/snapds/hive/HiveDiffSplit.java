@@ -10,13 +10,13 @@ import org.apache.hadoop.fs.Path;
  * A core {@link DiffSplit} (the same user-key range of two pinned snapshots, cut where a region of
  * either begins) as Hive's split: one per piece of the diff's read plan, both snapshot ids with it.
  */
-public final class SnapshotDiffSplit extends CoreSplit<DiffSplit> {
+public final class HiveDiffSplit extends CoreSplit<DiffSplit> {
   /** For Writable. */
-  public SnapshotDiffSplit() {
+  public HiveDiffSplit() {
     super();
   }
 
-  SnapshotDiffSplit(Path tablePath, DiffSplit split) {
+  HiveDiffSplit(Path tablePath, DiffSplit split) {
     super(tablePath, split, split.locations());
   }
 

@@ -15,10 +15,14 @@ import org.apache.hadoop.hive.serde2.typeinfo.VarcharTypeInfo;
 /**
  * Converts between cell bytes and the Java objects Hive's standard Java object inspectors read
  * ({@code String}, {@code Integer}, {@code HiveDecimal}, Hive's {@code Timestamp}...), following
- * the column's {@link ValueEncoding}.
+ * the column's {@link ValueEncoding}. This is the column mapping's encoding (text forms, or HBase's
+ * {@code Bytes.toBytes}), for tables over a dataset without a schema; a schema table reads and
+ * writes the core's one encoding ({@code io.snapds.dataset.schema.ValueCodec}, through
+ * {@code RowCodec}), so the two do not share code: their byte layouts differ (a timestamp in
+ * milliseconds here, microseconds there; a decimal as text here).
  */
-final class ValueCodec {
-  private ValueCodec() {}
+final class HiveValueCodec {
+  private HiveValueCodec() {}
 
   /** The Hive value of {@code bytes}, or null when the bytes are null or do not decode. */
   static Object decode(byte[] bytes, PrimitiveTypeInfo type, ValueEncoding encoding) {

@@ -13,9 +13,9 @@ import org.apache.hadoop.hive.serde2.typeinfo.TypeInfoFactory;
 import org.junit.jupiter.api.Test;
 
 /** The documented cell encodings, both ways. */
-class ValueCodecTest {
+class HiveValueCodecTest {
   private static Object text(String s, PrimitiveTypeInfo type) {
-    return ValueCodec.decode(Bytes.toBytes(s), type, ValueEncoding.TEXT);
+    return HiveValueCodec.decode(Bytes.toBytes(s), type, ValueEncoding.TEXT);
   }
 
   @Test
@@ -27,7 +27,7 @@ class ValueCodecTest {
     assertEquals(Timestamp.valueOf("2026-11-30 08:00:00"), text("2026-11-30 08:00:00", TypeInfoFactory.timestampTypeInfo));
     assertEquals(Date.valueOf("2026-11-30"), text("2026-11-30", TypeInfoFactory.dateTypeInfo));
     assertArrayEquals(Bytes.toBytes("2026-11-30 08:00:00"),
-        ValueCodec.encode(Timestamp.valueOf("2026-11-30 08:00:00"), TypeInfoFactory.timestampTypeInfo, ValueEncoding.TEXT));
+        HiveValueCodec.encode(Timestamp.valueOf("2026-11-30 08:00:00"), TypeInfoFactory.timestampTypeInfo, ValueEncoding.TEXT));
   }
 
   @Test
@@ -48,13 +48,13 @@ class ValueCodecTest {
     };
     for (Object[] c : cases) {
       PrimitiveTypeInfo type = (PrimitiveTypeInfo) c[0];
-      assertArrayEquals((byte[]) c[2], ValueCodec.encode(c[1], type, ValueEncoding.BINARY), type.getTypeName());
-      assertEquals(c[1], ValueCodec.decode((byte[]) c[2], type, ValueEncoding.BINARY), type.getTypeName());
+      assertArrayEquals((byte[]) c[2], HiveValueCodec.encode(c[1], type, ValueEncoding.BINARY), type.getTypeName());
+      assertEquals(c[1], HiveValueCodec.decode((byte[]) c[2], type, ValueEncoding.BINARY), type.getTypeName());
     }
   }
 
   @Test
   void binaryOfTheWrongWidthIsNull() {
-    assertNull(ValueCodec.decode(new byte[3], TypeInfoFactory.intTypeInfo, ValueEncoding.BINARY));
+    assertNull(HiveValueCodec.decode(new byte[3], TypeInfoFactory.intTypeInfo, ValueEncoding.BINARY));
   }
 }

@@ -7,13 +7,13 @@ import java.io.IOException;
 import org.apache.hadoop.fs.Path;
 
 /** A core {@link ReadSplit} (the rows of one region within one pinned snapshot) as Hive's split. */
-public final class SnapshotSplit extends CoreSplit<ReadSplit> {
+public final class HiveSnapshotSplit extends CoreSplit<ReadSplit> {
   /** For Writable. */
-  public SnapshotSplit() {
+  public HiveSnapshotSplit() {
     super();
   }
 
-  SnapshotSplit(Path tablePath, ReadSplit split) {
+  HiveSnapshotSplit(Path tablePath, ReadSplit split) {
     super(tablePath, split, split.locations());
   }
 

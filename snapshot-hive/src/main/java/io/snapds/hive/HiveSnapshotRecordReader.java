@@ -17,7 +17,7 @@ import org.apache.hadoop.mapred.Reporter;
  * {@code snapds:ROWS_READ} counter. Should the query's reader pin lapse and cleanup begin, the
  * split reader fails the task rather than end with a split cut short.
  */
-final class SnapshotRecordReader implements RecordReader<ImmutableBytesWritable, HiveSnapshotRow> {
+final class HiveSnapshotRecordReader implements RecordReader<ImmutableBytesWritable, HiveSnapshotRow> {
   private static final String WHEN_PIN_LAPSED = "the query's reader pin lapsed (the Hive session that compiled"
       + " the query stopped renewing it); keep that session alive while the query runs";
 
@@ -26,7 +26,7 @@ final class SnapshotRecordReader implements RecordReader<ImmutableBytesWritable,
   private long rows;
 
   /** @param keysOnly the query needs no column but the key: fetch one cell per row */
-  SnapshotRecordReader(Connection connection, ReadSplit split, boolean keysOnly, int caching, Reporter reporter)
+  HiveSnapshotRecordReader(Connection connection, ReadSplit split, boolean keysOnly, int caching, Reporter reporter)
       throws IOException {
     this.reader = SplitReader.open(connection, split, RowScan.all().caching(caching), keysOnly, WHEN_PIN_LAPSED);
     this.reporter = reporter == null ? Reporter.NULL : reporter;
