@@ -2,14 +2,11 @@ package io.snapds.hive;
 
 import io.snapds.dataset.RowChange;
 import io.snapds.dataset.RowScan;
-import io.snapds.dataset.SnapshotCleanedException;
-import io.snapds.dataset.StorageException;
 import io.snapds.dataset.read.DiffSplit;
 import io.snapds.dataset.read.DiffSplitReader;
 import java.io.IOException;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
-import org.apache.hadoop.mapred.RecordReader;
 import org.apache.hadoop.mapred.Reporter;
 
 /**
@@ -20,68 +17,34 @@ import org.apache.hadoop.mapred.Reporter;
  * lapse and cleanup begin on either side, the split reader fails the task rather than report a
  * short side as added or removed rows.
  */
-final class HiveDiffRecordReader implements RecordReader<ImmutableBytesWritable, HiveSnapshotRow> {
+final class HiveDiffRecordReader extends CoreRecordReader<DiffSplitReader> {
   private static final String WHEN_PIN_LAPSED = "the query's reader pins lapsed (the Hive session that compiled"
       + " the query stopped renewing them); keep that session alive while the query runs";
 
-  private final DiffSplitReader reader;
   private final DiffSplit split;
-  private final Reporter reporter;
-  private long changes;
 
   /** @param projection the columns a change is judged on (the table's), and the scan caching */
-  HiveDiffRecordReader(Connection connection, DiffSplit split, RowScan projection, Reporter reporter) throws IOException {
-    this.reader = DiffSplitReader.open(connection, split, projection, WHEN_PIN_LAPSED);
+  HiveDiffRecordReader(Connection connection, DiffSplit split, RowScan projection, Reporter reporter)
+      throws IOException {
+    super(DiffSplitReader.open(connection, split, projection, WHEN_PIN_LAPSED), reporter,
+        "reading the diff's rows failed");
     this.split = split;
-    this.reporter = reporter == null ? Reporter.NULL : reporter;
-    this.reporter.incrCounter(HiveTableProperties.COUNTER_GROUP, HiveTableProperties.DIFF_SPLITS, 1);
+    reporter().incrCounter(HiveTableProperties.COUNTER_GROUP, HiveTableProperties.DIFF_SPLITS, 1);
   }
 
   @Override
-  public boolean next(ImmutableBytesWritable key, HiveSnapshotRow value) throws IOException {
-    try {
-      if (!reader.next()) {
-        return false;
-      }
-      RowChange c = reader.change();
-      key.set(c.key());
-      if (c.kind() == RowChange.Kind.REMOVED) {
-        value.set(c.before().orElseThrow(), split.before().snapshotId(), c.kind(), c.before().orElseThrow());
-      } else {
-        value.set(c.after().orElseThrow(), split.after().snapshotId(), c.kind(), c.before().orElse(null));
-      }
-      changes++;
-      reporter.incrCounter(HiveTableProperties.COUNTER_GROUP, HiveTableProperties.ROWS_READ, 1);
-      return true;
-    } catch (SnapshotCleanedException e) {
-      throw new IOException(e.getMessage(), e);
-    } catch (StorageException | IllegalStateException e) {
-      throw new IOException("reading the diff's rows failed", e);
+  boolean readNext(ImmutableBytesWritable key, HiveSnapshotRow value) throws IOException {
+    DiffSplitReader reader = reader();
+    if (!reader.next()) {
+      return false;
     }
-  }
-
-  @Override
-  public ImmutableBytesWritable createKey() {
-    return new ImmutableBytesWritable();
-  }
-
-  @Override
-  public HiveSnapshotRow createValue() {
-    return new HiveSnapshotRow();
-  }
-
-  @Override
-  public long getPos() {
-    return changes;
-  }
-
-  @Override
-  public float getProgress() {
-    return 0;
-  }
-
-  @Override
-  public void close() throws IOException {
-    reader.close();
+    RowChange c = reader.change();
+    key.set(c.key());
+    if (c.kind() == RowChange.Kind.REMOVED) {
+      value.set(c.before().orElseThrow(), split.before().snapshotId(), c.kind(), c.before().orElseThrow());
+    } else {
+      value.set(c.after().orElseThrow(), split.after().snapshotId(), c.kind(), c.before().orElse(null));
+    }
+    return true;
   }
 }
