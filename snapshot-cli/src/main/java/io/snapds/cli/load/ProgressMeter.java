@@ -1,27 +1,18 @@
 package io.snapds.cli.load;
 
+import io.snapds.cli.output.ProgressLine;
 import java.io.PrintWriter;
 
 /**
- * A progress line on stderr while a load runs: rows so far and the rate, at most twice a second
- * (every 5 s into a file).
- * On a terminal the line rewrites itself; otherwise ({@code --progress} into a file) each update
- * is a line of its own. Off, it prints nothing.
+ * A progress line on stderr while a load runs: rows so far and the rate, as a {@link ProgressLine}
+ * (at most twice a second on a terminal, every 5 s into a file). Off, it prints nothing.
  */
 public final class ProgressMeter {
-  private static final long TERMINAL_INTERVAL_NANOS = 500_000_000L;
-  private static final long FILE_INTERVAL_NANOS = 5_000_000_000L;
-
-  private final PrintWriter err;
-  private final boolean enabled;
-  private final boolean terminal;
+  private final ProgressLine line;
   private final long start = System.nanoTime();
-  private long lastPrint = start;
 
   public ProgressMeter(PrintWriter err, boolean enabled, boolean terminal) {
-    this.err = err;
-    this.enabled = enabled;
-    this.terminal = terminal;
+    this.line = enabled ? new ProgressLine(err, terminal, System::nanoTime) : null;
   }
 
   public static ProgressMeter off() {
@@ -29,37 +20,21 @@ public final class ProgressMeter {
   }
 
   public void update(long rows) {
-    if (!enabled) {
-      return;
-    }
-    long now = System.nanoTime();
-    if (now - lastPrint >= (terminal ? TERMINAL_INTERVAL_NANOS : FILE_INTERVAL_NANOS)) {
-      lastPrint = now;
-      print(rows, now);
+    if (line != null) {
+      line.update(() -> text(rows));
     }
   }
 
   /** The final count; ends the line on a terminal. */
   public void done(long rows) {
-    if (!enabled) {
-      return;
+    if (line != null) {
+      line.finish(text(rows));
     }
-    print(rows, System.nanoTime());
-    if (terminal) {
-      err.println();
-    }
-    err.flush();
   }
 
-  private void print(long rows, long now) {
-    double seconds = Math.max(1e-3, (now - start) / 1e9);
-    String line = String.format("loading: %,d rows, %,.0f rows/s, %.1f s", rows, rows / seconds, seconds);
-    if (terminal) {
-      err.print("\r" + line);
-    } else {
-      err.println(line);
-    }
-    err.flush();
+  private String text(long rows) {
+    double seconds = Math.max(1e-3, elapsedSeconds());
+    return String.format("loading: %,d rows, %,.0f rows/s, %.1f s", rows, rows / seconds, seconds);
   }
 
   public double elapsedSeconds() {
