@@ -50,7 +50,7 @@ final class ClusterEnvironment implements Environment {
     Connection connection = connectAndProbe(conf, where);
     try {
       if (options.txService().isPresent()) {
-        TephraServiceClient tephra = TephraServiceClient.connect(options.txService().get(), conf);
+        TxServiceConnection tephra = TxServiceConnection.connect(options.txService().get(), conf);
         return new ClusterEnvironment(connection, tephra.client(), tephra, where);
       }
       LocalTx tx = LocalTx.open(options.localTx().get(), conf);

@@ -97,7 +97,7 @@ final class HomeServer {
       int zkPort = conf.getInt(HConstants.ZOOKEEPER_CLIENT_PORT, -1);
       startTransactionService(conf, "localhost:" + zkPort);
       commandEnv = new SharedEnvironment(home, ConnectionFactory.createConnection(conf),
-          TephraServiceClient.connect("localhost:" + zkPort, conf));
+          TxServiceConnection.connect("localhost:" + zkPort, conf));
       commands = CommandService.start(home, commandEnv, runner);
       metrics = MetricsEndpoint.start(0); // the datasets' metrics of the commands run here, on loopback
       // the status page, on loopback, behind the command service's token

@@ -36,9 +36,9 @@ final class ServerEnvironment implements Environment {
   private final Path home;
   private final CommandLock commandLock;
   private final Connection connection;
-  private final TephraServiceClient tephra;
+  private final TxServiceConnection tephra;
 
-  private ServerEnvironment(Path home, CommandLock commandLock, Connection connection, TephraServiceClient tephra) {
+  private ServerEnvironment(Path home, CommandLock commandLock, Connection connection, TxServiceConnection tephra) {
     this.home = home;
     this.commandLock = commandLock;
     this.connection = connection;
@@ -132,7 +132,7 @@ final class ServerEnvironment implements Environment {
     }
     try {
       return new ServerEnvironment(home, commandLock, connection,
-          TephraServiceClient.connect(server.zookeeperQuorum(), conf));
+          TxServiceConnection.connect(server.zookeeperQuorum(), conf));
     } catch (RuntimeException e) {
       closeQuietly(connection);
       throw e;

@@ -11,9 +11,9 @@ import org.apache.tephra.TransactionSystemClient;
 final class SharedEnvironment implements Environment {
   private final Path home;
   private final Connection connection;
-  private final TephraServiceClient tephra;
+  private final TxServiceConnection tephra;
 
-  SharedEnvironment(Path home, Connection connection, TephraServiceClient tephra) {
+  SharedEnvironment(Path home, Connection connection, TxServiceConnection tephra) {
     this.home = home;
     this.connection = connection;
     this.tephra = tephra;

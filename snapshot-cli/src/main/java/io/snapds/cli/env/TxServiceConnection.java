@@ -6,20 +6,23 @@ import org.apache.tephra.TransactionSystemClient;
 import org.apache.tephra.TxConstants;
 
 /**
- * A client of Tephra's distributed transaction service at a given ZooKeeper quorum: the core's
- * {@link TephraServiceClientFactory} (the one way this project reaches the service), with the
- * quorum set and its failure given as the command line's {@link EnvironmentException}.
+ * The command line's connection to Tephra's distributed transaction service at a given ZooKeeper
+ * quorum. Not a client of its own: the client is the core's {@link TephraServiceClientFactory}'s
+ * (the one way this project reaches the service); this holds it with the factory that closes it,
+ * sets the quorum, waits for ZooKeeper as long as a session may take ({@code zookeeper.session.timeout},
+ * where the factory's default is 30 s) and gives a failure as the command line's
+ * {@link EnvironmentException}.
  */
-final class TephraServiceClient implements AutoCloseable {
+final class TxServiceConnection implements AutoCloseable {
   private final TephraServiceClientFactory factory;
   private final TransactionSystemClient client;
 
-  private TephraServiceClient(TephraServiceClientFactory factory, TransactionSystemClient client) {
+  private TxServiceConnection(TephraServiceClientFactory factory, TransactionSystemClient client) {
     this.factory = factory;
     this.client = client;
   }
 
-  static TephraServiceClient connect(String zkQuorum, Configuration base) {
+  static TxServiceConnection connect(String zkQuorum, Configuration base) {
     Configuration conf = new Configuration(base);
     conf.set(TxConstants.Service.CFG_DATA_TX_ZOOKEEPER_QUORUM, zkQuorum);
     // wait for ZooKeeper as long as a session may take to establish
@@ -27,7 +30,7 @@ final class TephraServiceClient implements AutoCloseable {
         conf.getInt(TxConstants.HBase.ZK_SESSION_TIMEOUT, 30_000));
     TephraServiceClientFactory factory = new TephraServiceClientFactory();
     try {
-      return new TephraServiceClient(factory, factory.create(conf));
+      return new TxServiceConnection(factory, factory.create(conf));
     } catch (RuntimeException e) {
       factory.close();
       throw new EnvironmentException("cannot reach the Tephra transaction service through ZooKeeper "
