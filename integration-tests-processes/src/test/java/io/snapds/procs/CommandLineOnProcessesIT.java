@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.snapds.cli.SnapdsCommand;
 import io.snapds.cli.env.Environment;
 import io.snapds.cli.env.EnvironmentFactory;
+import io.snapds.cli.server.Environments;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.DatasetProperties;
 import io.snapds.dataset.RowScan;
@@ -328,7 +329,7 @@ class CommandLineOnProcessesIT {
   /** The standard environment, its transaction client running {@code hook} once in a publish ({@link PublishHook}). */
   private static EnvironmentFactory publishHooked(Runnable hook) {
     return options -> {
-      Environment real = EnvironmentFactory.standard().open(options);
+      Environment real = Environments.standard().open(options);
       TransactionSystemClient hooked = new PublishHook(real.txClient(), hook);
       return new Environment() {
         @Override public Connection connection() { return real.connection(); }
@@ -389,7 +390,7 @@ class CommandLineOnProcessesIT {
   }
 
   private static Result cli(String... args) {
-    return run(EnvironmentFactory.standard(), args);
+    return run(Environments.standard(), args);
   }
 
   private static Result run(EnvironmentFactory environments, String... args) {

@@ -1,6 +1,6 @@
 package io.snapds.cli;
 
-import io.snapds.cli.env.EnvironmentFactory;
+import io.snapds.cli.server.Environments;
 import picocli.CommandLine;
 
 /** The launcher's entry point: {@code snapds <command> ...}. */
@@ -8,7 +8,7 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    CommandLine commandLine = SnapdsCommand.commandLine(EnvironmentFactory.standard());
+    CommandLine commandLine = SnapdsCommand.commandLine(Environments.standard());
     logTo(commandLine, args);
     System.exit(commandLine.execute(args));
   }

@@ -3,7 +3,7 @@ package io.snapds.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.snapds.cli.env.Environment;
-import io.snapds.cli.env.MetricsEndpoint;
+import io.snapds.cli.server.MetricsEndpoint;
 import io.snapds.cli.output.Json;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.EventSink;

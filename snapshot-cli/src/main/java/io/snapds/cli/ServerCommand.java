@@ -1,8 +1,8 @@
 package io.snapds.cli;
 
 import io.snapds.cli.env.EnvironmentOptions;
-import io.snapds.cli.env.ServerControl;
-import io.snapds.cli.env.ServerInfo;
+import io.snapds.cli.server.ServerControl;
+import io.snapds.cli.server.ServerInfo;
 import io.snapds.cli.output.Formats;
 import java.nio.file.Path;
 import java.time.Duration;

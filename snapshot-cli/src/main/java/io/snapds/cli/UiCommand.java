@@ -1,7 +1,7 @@
 package io.snapds.cli;
 
 import io.snapds.cli.env.Environment;
-import io.snapds.cli.env.StatusPage;
+import io.snapds.cli.server.StatusPage;
 import io.snapds.cli.output.DatasetReport;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;

@@ -3,7 +3,7 @@ package io.snapds.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.snapds.cli.env.EnvironmentFactory;
+import io.snapds.cli.server.Environments;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.testing.MiniCluster;
 import io.snapds.dataset.testing.MiniClusterExtension;
@@ -71,7 +71,7 @@ class ClusterEnvironmentTest {
   }
 
   private static Cli.Result run(String... args) {
-    CommandLine cmd = SnapdsCommand.commandLine(EnvironmentFactory.standard());
+    CommandLine cmd = SnapdsCommand.commandLine(Environments.standard());
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     cmd.setOut(new PrintWriter(out, true));

@@ -91,7 +91,7 @@ class ErrorsTest {
 
   @Test
   void realHBaseWithoutTransactionServiceIsRefused() {
-    CommandLine cmd = SnapdsCommand.commandLine(io.snapds.cli.env.EnvironmentFactory.standard());
+    CommandLine cmd = SnapdsCommand.commandLine(io.snapds.cli.server.Environments.standard());
     StringWriter err = new StringWriter();
     cmd.setErr(new PrintWriter(err, true));
     int code = cmd.execute("list", "--zookeeper", "localhost:1");

@@ -1,6 +1,6 @@
 package io.snapds.cli;
 
-import io.snapds.cli.env.MetricsEndpoint;
+import io.snapds.cli.server.MetricsEndpoint;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

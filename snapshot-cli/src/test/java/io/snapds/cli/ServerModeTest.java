@@ -73,7 +73,7 @@ class ServerModeTest {
   /** How many servers announced themselves ready in this home's log, over the whole test. */
   private static long serversStarted() throws IOException {
     try (Stream<String> lines = Files.lines(home.resolve("logs/server.log"))) {
-      return lines.filter(l -> l.contains("env.HomeServer: snapds server of") && l.contains(" ready in ")).count();
+      return lines.filter(l -> l.contains("server.HomeServer: snapds server of") && l.contains(" ready in ")).count();
     }
   }
 
@@ -214,7 +214,7 @@ class ServerModeTest {
     assertEquals(401, java.net.http.HttpClient.newHttpClient().send(datasets.build(),
         java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode(), "no token, no data");
     java.net.http.HttpResponse<String> listed = java.net.http.HttpClient.newHttpClient().send(
-        datasets.header("Cookie", io.snapds.cli.env.StatusPage.COOKIE + "=" + page.group(2)).build(),
+        datasets.header("Cookie", io.snapds.cli.server.StatusPage.COOKIE + "=" + page.group(2)).build(),
         java.net.http.HttpResponse.BodyHandlers.ofString());
     assertEquals(200, listed.statusCode(), listed.body());
     assertTrue(listed.body().contains("\"dataset\":\"shop:b\""), listed.body());

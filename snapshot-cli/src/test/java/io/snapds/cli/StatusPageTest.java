@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.snapds.cli.env.Environment;
-import io.snapds.cli.env.StatusPage;
+import io.snapds.cli.server.StatusPage;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.DatasetProperties;
 import io.snapds.dataset.HistoryEntry;

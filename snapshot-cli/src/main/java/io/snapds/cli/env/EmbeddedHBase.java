@@ -22,7 +22,7 @@ import org.apache.hadoop.hbase.zookeeper.MiniZooKeeperCluster;
  * the home. Everything it stores stays there, so the next process finds it again. ZooKeeper, the
  * master and the region server listen on loopback only.
  */
-final class EmbeddedHBase implements AutoCloseable {
+public final class EmbeddedHBase implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
 
   private final MiniZooKeeperCluster zookeeper;
@@ -36,7 +36,7 @@ final class EmbeddedHBase implements AutoCloseable {
   }
 
   /** Starts ZooKeeper and HBase over {@code home} and waits until the master is initialized. */
-  static EmbeddedHBase start(Path home) throws IOException, InterruptedException {
+  public static EmbeddedHBase start(Path home) throws IOException, InterruptedException {
     Configuration conf = configuration(home);
     MiniZooKeeperCluster zookeeper = new MiniZooKeeperCluster(conf);
     int zkPort = zookeeper.startup(home.resolve("zookeeper").toFile());
@@ -104,7 +104,7 @@ final class EmbeddedHBase implements AutoCloseable {
   }
 
   /** A client configuration for this HBase (ZooKeeper port included). */
-  Configuration clientConfiguration() {
+  public Configuration clientConfiguration() {
     return new Configuration(conf);
   }
 

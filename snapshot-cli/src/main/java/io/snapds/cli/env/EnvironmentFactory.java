@@ -2,7 +2,9 @@ package io.snapds.cli.env;
 
 /**
  * Opens the {@link Environment} the global options describe. The command line opens one only
- * when a command needs it (never for {@code --help}); tests inject their own factory.
+ * when a command needs it (never for {@code --help}); tests inject their own factory. The
+ * command line's default, a client of the home's server, is
+ * {@code io.snapds.cli.server.Environments.standard()}.
  */
 @FunctionalInterface
 public interface EnvironmentFactory {
@@ -13,17 +15,11 @@ public interface EnvironmentFactory {
   Environment open(EnvironmentOptions options);
 
   /**
-   * The default: without cluster options, a client of the home's server (started if none runs),
-   * or with {@code SNAPDS_SERVER=off} HBase and Tephra in this process; the given cluster
-   * otherwise.
+   * Without a server: without cluster options, HBase and Tephra in this process over the home
+   * directory (what {@code SNAPDS_SERVER=off} chooses); the given cluster otherwise.
    */
-  static EnvironmentFactory standard() {
-    return options -> {
-      if (!options.embedded()) {
-        return ClusterEnvironment.connect(options);
-      }
-      return "off".equalsIgnoreCase(System.getenv("SNAPDS_SERVER")) ? EmbeddedEnvironment.start(options.home())
-          : ServerEnvironment.connect(options.home());
-    };
+  static EnvironmentFactory inProcess() {
+    return options -> options.embedded() ? EmbeddedEnvironment.start(options.home())
+        : ClusterEnvironment.connect(options);
   }
 }

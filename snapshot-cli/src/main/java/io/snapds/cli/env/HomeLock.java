@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * pointers and overwrite each other's state). Released on {@link #close()} or when the process
  * ends.
  */
-final class HomeLock implements AutoCloseable {
+public final class HomeLock implements AutoCloseable {
   /**
    * Homes whose lock this process holds. POSIX locks belong to the process, and closing any file
    * descriptor of the file releases them: this process must not open the lock file again.
@@ -35,7 +35,7 @@ final class HomeLock implements AutoCloseable {
     this.lock = lock;
   }
 
-  static HomeLock acquire(Path home) {
+  public static HomeLock acquire(Path home) {
     return acquire(home, "snapds home", "use another --home");
   }
 
@@ -49,7 +49,7 @@ final class HomeLock implements AutoCloseable {
   }
 
   /** The lock of a snapds home, or empty when another process (or this one) holds it. */
-  static Optional<HomeLock> tryAcquire(Path home) {
+  public static Optional<HomeLock> tryAcquire(Path home) {
     return tryAcquire(home, "snapds home");
   }
 
@@ -83,7 +83,7 @@ final class HomeLock implements AutoCloseable {
   }
 
   /** What the holder wrote into the lock file ("pid 1234"), or "" if nothing. */
-  static String holder(Path home) {
+  public static String holder(Path home) {
     if (HELD.contains(home.toAbsolutePath().normalize())) {
       return "pid " + ProcessHandle.current().pid() + ", this process";
     }

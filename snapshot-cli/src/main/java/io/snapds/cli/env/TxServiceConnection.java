@@ -13,7 +13,7 @@ import org.apache.tephra.TxConstants;
  * where the factory's default is 30 s) and gives a failure as the command line's
  * {@link EnvironmentException}.
  */
-final class TxServiceConnection implements AutoCloseable {
+public final class TxServiceConnection implements AutoCloseable {
   private final TephraServiceClientFactory factory;
   private final TransactionSystemClient client;
 
@@ -22,7 +22,7 @@ final class TxServiceConnection implements AutoCloseable {
     this.client = client;
   }
 
-  static TxServiceConnection connect(String zkQuorum, Configuration base) {
+  public static TxServiceConnection connect(String zkQuorum, Configuration base) {
     Configuration conf = new Configuration(base);
     conf.set(TxConstants.Service.CFG_DATA_TX_ZOOKEEPER_QUORUM, zkQuorum);
     // wait for ZooKeeper as long as a session may take to establish
@@ -38,7 +38,7 @@ final class TxServiceConnection implements AutoCloseable {
     }
   }
 
-  TransactionSystemClient client() {
+  public TransactionSystemClient client() {
     return client;
   }
 

@@ -1,9 +1,10 @@
-package io.snapds.cli.env;
+package io.snapds.cli.server;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.snapds.cli.env.Environment;
 import io.snapds.cli.output.DatasetReport;
 import io.snapds.cli.output.Json;
 import io.snapds.dataset.DatasetId;

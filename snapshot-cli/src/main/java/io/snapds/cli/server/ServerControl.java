@@ -1,5 +1,7 @@
-package io.snapds.cli.env;
+package io.snapds.cli.server;
 
+import io.snapds.cli.env.EnvironmentException;
+import io.snapds.cli.env.HomeLock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

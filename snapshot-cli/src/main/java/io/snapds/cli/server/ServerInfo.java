@@ -1,5 +1,6 @@
-package io.snapds.cli.env;
+package io.snapds.cli.server;
 
+import io.snapds.cli.env.EnvironmentException;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;

@@ -1,5 +1,9 @@
-package io.snapds.cli.env;
+package io.snapds.cli.server;
 
+import io.snapds.cli.env.Environment;
+import io.snapds.cli.env.EnvironmentException;
+import io.snapds.cli.env.HomeLock;
+import io.snapds.cli.env.TxServiceConnection;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;

@@ -1,5 +1,7 @@
-package io.snapds.cli.env;
+package io.snapds.cli.server;
 
+import io.snapds.cli.env.Environment;
+import io.snapds.cli.env.TxServiceConnection;
 import java.nio.file.Path;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.tephra.TransactionSystemClient;

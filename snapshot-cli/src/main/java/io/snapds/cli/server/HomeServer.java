@@ -1,5 +1,9 @@
-package io.snapds.cli.env;
+package io.snapds.cli.server;
 
+import io.snapds.cli.env.EmbeddedHBase;
+import io.snapds.cli.env.EnvironmentException;
+import io.snapds.cli.env.HomeLock;
+import io.snapds.cli.env.TxServiceConnection;
 import io.snapds.dataset.tx.LocalTransactionService;
 import java.io.IOException;
 import java.net.InetAddress;

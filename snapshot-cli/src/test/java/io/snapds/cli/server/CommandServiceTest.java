@@ -1,4 +1,4 @@
-package io.snapds.cli.env;
+package io.snapds.cli.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

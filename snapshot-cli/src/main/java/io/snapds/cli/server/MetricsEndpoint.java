@@ -1,4 +1,4 @@
-package io.snapds.cli.env;
+package io.snapds.cli.server;
 
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;

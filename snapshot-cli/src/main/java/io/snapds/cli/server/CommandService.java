@@ -1,5 +1,6 @@
-package io.snapds.cli.env;
+package io.snapds.cli.server;
 
+import io.snapds.cli.env.Environment;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
