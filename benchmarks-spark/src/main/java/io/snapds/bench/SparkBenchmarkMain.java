@@ -250,8 +250,8 @@ public final class SparkBenchmarkMain {
         + "* full scan: `" + String.join(", ", SUMS) + "` over the DataFrame (every value column decoded) against "
         + "a `mapPartitions` over the `Result`s decoding the same 4 cells with `Bytes.toLong`/`toDouble`/"
         + "`toString`/`toInt` and summing them; both sides' sums are checked equal before the runs.\n"
-        + "* key-range query: the same sums `WHERE " + where + "` (pushed down as one key range; Spark evaluates "
-        + "the filter again on the rows read) against `TableInputFormat` with the same start and stop rows ("
+        + "* key-range query: the same sums `WHERE " + where + "` (pushed down as one key range, which holds it "
+        + "exactly, so Spark does not evaluate it again) against `TableInputFormat` with the same start and stop rows ("
         + Format.rows(hi - lo) + " rows).\n"
         + "* write: `input.write.format(\"snapds\").mode(\"overwrite\").save()` of " + Format.rows(writeRows)
         + " rows (2 partitions of `spark.range`, the same 4 value columns; the job commit publishes the "

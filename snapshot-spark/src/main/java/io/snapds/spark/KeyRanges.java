@@ -17,6 +17,7 @@ import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.sources.GreaterThan;
 import org.apache.spark.sql.sources.GreaterThanOrEqual;
 import org.apache.spark.sql.sources.In;
+import org.apache.spark.sql.sources.IsNotNull;
 import org.apache.spark.sql.sources.LessThan;
 import org.apache.spark.sql.sources.LessThanOrEqual;
 import org.apache.spark.sql.sources.StringStartsWith;
@@ -28,8 +29,8 @@ import org.apache.spark.sql.sources.StringStartsWith;
  * each predicate is one or more byte ranges; the ranges of the filters (which Spark ANDs) are
  * intersected. Float and double keys are not pushed down (the key order puts -0.0 before 0.0,
  * which Spark's = holds equal), nor are predicates on later key fields or other columns, nor ORs:
- * Spark evaluates every filter on the rows read anyway, so a predicate left out only reads more
- * rows. Immutable.
+ * Spark evaluates those on the rows read, so a predicate left out only reads more rows; the
+ * pushed ones a range holds exactly it does not evaluate again ({@link #postScan}). Immutable.
  */
 final class KeyRanges {
   /** {@code [start, stop)} of user keys; null is unbounded. */
@@ -87,6 +88,27 @@ final class KeyRanges {
   /** The filters the ranges come from. */
   List<Filter> pushed() {
     return pushed;
+  }
+
+  /**
+   * Of {@code filters}, those Spark must still evaluate on the rows read: all but the pushed ones
+   * the ranges hold exactly, and {@code IS NOT NULL} on a key field (a key field is never null).
+   * A pushed =, IN, &lt;, &lt;=, &gt; or &gt;= on the first key field is exact: each field's key
+   * encoding is order-preserving and prefix-free ({@code KeyCodec}), so a row is in the range iff
+   * its first field satisfies the predicate. A prefix (StartsWith) stays with Spark.
+   */
+  List<Filter> postScan(Schema schema, Filter[] filters) {
+    List<Filter> out = new ArrayList<>();
+    for (Filter f : filters) {
+      boolean exact = pushed.contains(f) && (f instanceof EqualTo || f instanceof In || f instanceof GreaterThan
+          || f instanceof GreaterThanOrEqual || f instanceof LessThan || f instanceof LessThanOrEqual);
+      boolean keyNotNull = f instanceof IsNotNull n
+          && schema.keyFields().stream().anyMatch(k -> k.name().equals(n.attribute()));
+      if (!exact && !keyNotNull) {
+        out.add(f);
+      }
+    }
+    return out;
   }
 
   static KeyRanges of(Schema schema, Filter[] filters) {

@@ -96,6 +96,9 @@ class SparkReadTest {
         SnapshotScan scan = (SnapshotScan) scans.get(0).scan();
         assertEquals(c.splits(), scan.planInputPartitions().length,
             "splits planned for " + c.where() + ": " + scan.keyRanges());
+        // what the key ranges hold exactly Spark does not evaluate again; the rest it does
+        assertEquals(c.where().contains("score") ? List.of("score") : List.of(), SparkTests.filteredColumns(df),
+            "columns Spark filters on after the scan for " + c.where());
       }
       // a predicate on no key field reads every row, and Spark filters
       Dataset<Row> all = read(id).where("score = 3");

@@ -88,6 +88,27 @@ final class SparkTests {
     return out;
   }
 
+  /** The columns that the Filter operators of a query's executed plan (run it first) test, sorted, once each. */
+  static List<String> filteredColumns(org.apache.spark.sql.Dataset<?> df) {
+    org.apache.spark.sql.execution.SparkPlan plan = df.queryExecution().executedPlan();
+    if (plan instanceof org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec a) {
+      plan = a.executedPlan();
+    }
+    java.util.TreeSet<String> out = new java.util.TreeSet<>();
+    List<org.apache.spark.sql.execution.SparkPlan> todo = new ArrayList<>(List.of(plan));
+    while (!todo.isEmpty()) {
+      org.apache.spark.sql.execution.SparkPlan p = todo.remove(todo.size() - 1);
+      if (p instanceof org.apache.spark.sql.execution.FilterExec f) {
+        for (org.apache.spark.sql.catalyst.expressions.Attribute a : scala.jdk.javaapi.CollectionConverters.asJava(
+            f.condition().references().toSeq())) {
+          out.add(a.name());
+        }
+      }
+      todo.addAll(scala.jdk.javaapi.CollectionConverters.asJava(p.children()));
+    }
+    return List.copyOf(out);
+  }
+
   /** The rows the scan's tasks fetched from HBase (its custom metric). */
   static long rowsFetched(org.apache.spark.sql.execution.datasources.v2.BatchScanExec scan) {
     return scan.metrics().apply(SnapshotScan.ROWS_FETCHED).value();
