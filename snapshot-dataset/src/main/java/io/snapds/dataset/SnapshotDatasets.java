@@ -217,6 +217,36 @@ public final class SnapshotDatasets {
     return out;
   }
 
+  /**
+   * Deletes a namespace whose datasets were all dropped, with the namespace's table of dropped key
+   * numbers ({@code S:snapds.dropped}, which a drop leaves so that a dataset created again numbers
+   * above the dropped one: docs/design.md, "Incarnations"). A namespace created again starts
+   * without those marks, so delete none while a process of a dataset dropped in it may still run.
+   *
+   * @throws IllegalStateException naming the datasets still in the namespace; nothing is deleted
+   * @throws StorageException if HBase refuses (the namespace holds tables of other applications)
+   */
+  public void dropNamespace(String namespace) {
+    checkNotNull(namespace, "namespace must not be null");
+    List<DatasetId> left = list().stream().filter(d -> d.namespace().equals(namespace)).toList();
+    if (!left.isEmpty()) {
+      throw new IllegalStateException("namespace " + namespace + " still holds datasets " + left
+          + ": drop them first");
+    }
+    try (Admin hbase = connection.getAdmin()) {
+      TableName marks = io.snapds.dataset.store.DroppedKeyNumbers.table(namespace);
+      if (hbase.tableExists(marks)) {
+        if (hbase.isTableEnabled(marks)) {
+          hbase.disableTable(marks);
+        }
+        hbase.deleteTable(marks);
+      }
+      hbase.deleteNamespace(namespace);
+    } catch (IOException e) {
+      throw new StorageException("dropping namespace " + namespace, e);
+    }
+  }
+
   /** The properties format this library writes. */
   public static int formatVersion() {
     return PropertiesCodec.FORMAT_VERSION;

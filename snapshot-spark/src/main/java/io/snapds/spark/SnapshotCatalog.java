@@ -303,12 +303,8 @@ public final class SnapshotCatalog implements TableCatalog, SupportsNamespaces {
       dropTable(t);
     }
     return withDatasets("dropping namespace " + namespace[0], d -> {
-      try (Admin admin = d.connection().getAdmin()) {
-        admin.deleteNamespace(namespace[0]);
-        return true;
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      d.datasets().dropNamespace(namespace[0]); // with the key numbers its drops left
+      return true;
     });
   }
 }

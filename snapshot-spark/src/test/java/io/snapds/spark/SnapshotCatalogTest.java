@@ -2,6 +2,7 @@ package io.snapds.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.snapds.dataset.DatasetId;
@@ -88,6 +89,23 @@ class SnapshotCatalogTest {
 
     spark.sql("DROP TABLE " + table);
     assertFalse(cluster.datasets().exists(id));
+  }
+
+  @Test
+  void aNamespaceWhoseTablesWereDroppedDropsWithTheirKeyNumbers() throws Exception {
+    String ns = "dropns" + Long.toHexString(System.nanoTime());
+    spark.sql("CREATE NAMESPACE snapds." + ns);
+    spark.sql("CREATE TABLE snapds." + ns + ".t (id BIGINT NOT NULL) TBLPROPERTIES ('key' = 'id')");
+    spark.sql("INSERT OVERWRITE snapds." + ns + ".t SELECT 1L AS id");
+    // a namespace that still holds a dataset is not dropped without CASCADE
+    assertThrows(Exception.class, () -> spark.sql("DROP NAMESPACE snapds." + ns));
+    spark.sql("DROP TABLE snapds." + ns + ".t"); // leaves the namespace's table of dropped key numbers
+    spark.sql("DROP NAMESPACE snapds." + ns);
+    assertFalse(spark.sql("SHOW NAMESPACES IN snapds").collectAsList().stream().anyMatch(r -> r.getString(0)
+        .equals(ns)), "the namespace is gone");
+    try (org.apache.hadoop.hbase.client.Admin admin = cluster.connection().getAdmin()) {
+      assertFalse(java.util.Arrays.stream(admin.listNamespaces()).anyMatch(ns::equals), "HBase's namespace is gone");
+    }
   }
 
   @Test
