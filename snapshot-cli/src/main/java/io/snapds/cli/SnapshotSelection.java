@@ -3,6 +3,7 @@ package io.snapds.cli;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
 import io.snapds.dataset.SnapshotReader;
+import io.snapds.dataset.read.SnapshotSelector;
 import java.time.Instant;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
@@ -24,16 +25,21 @@ final class SnapshotSelection {
     String tag;
   }
 
-  SnapshotReader reader(SnapshotDataset ds) {
+  /** The choice as the core's one description of a snapshot choice, which every engine uses too. */
+  SnapshotSelector selector() {
     if (choice == null) {
-      return ds.readCurrent();
+      return SnapshotSelector.current();
     }
     if (choice.snapshot != null) {
-      return ds.readSnapshot(choice.snapshot);
+      return SnapshotSelector.snapshot(choice.snapshot);
     }
     if (choice.asOf != null) {
-      return ds.readAsOf(choice.asOf);
+      return SnapshotSelector.asOf(choice.asOf);
     }
-    return ds.readTag(choice.tag);
+    return SnapshotSelector.tag(choice.tag);
+  }
+
+  SnapshotReader reader(SnapshotDataset ds) {
+    return selector().reader(ds);
   }
 }

@@ -6,6 +6,7 @@ import static com.google.common.base.Preconditions.checkNotNull;
 import io.snapds.dataset.ReaderPin;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotId;
+import io.snapds.dataset.SnapshotReader;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -14,7 +15,8 @@ import java.util.Optional;
 /**
  * Which snapshot a reader reads: the current one, one by id, the one a tag names, or the one
  * that was current at a time. Resolved once, when a job computes its splits or a query is compiled, and then pinned
- * ({@link #pin}). The MapReduce formats, Hive and the CDAP source all select with it. Immutable.
+ * ({@link #pin}). The MapReduce formats, Hive, Spark, the CDAP source and the command line all
+ * select with it. Immutable.
  */
 public final class SnapshotSelector {
   private static final SnapshotSelector CURRENT = new SnapshotSelector(null, null, null);
@@ -78,16 +80,28 @@ public final class SnapshotSelector {
    * @throws io.snapds.dataset.SnapshotNotAvailableException if there is no such readable snapshot
    */
   public SnapshotId resolve(SnapshotDataset dataset) {
+    return reader(dataset).snapshotId();
+  }
+
+  /**
+   * A reader of the snapshot this selects, through the Java API ({@code readSnapshot},
+   * {@code readTag}, {@code readAsOf} or {@code readCurrent}): what the command line's scan and
+   * get read.
+   *
+   * @throws io.snapds.dataset.SnapshotNotAvailableException if there is no such readable snapshot
+   */
+  public SnapshotReader reader(SnapshotDataset dataset) {
+    checkNotNull(dataset, "dataset must not be null");
     if (snapshot != null) {
-      return dataset.readSnapshot(snapshot).snapshotId();
+      return dataset.readSnapshot(snapshot);
     }
     if (tag != null) {
-      return dataset.readTag(tag).snapshotId();
+      return dataset.readTag(tag);
     }
     if (asOf != null) {
-      return dataset.readAsOf(asOf).snapshotId();
+      return dataset.readAsOf(asOf);
     }
-    return dataset.readCurrent().snapshotId();
+    return dataset.readCurrent();
   }
 
   /**
