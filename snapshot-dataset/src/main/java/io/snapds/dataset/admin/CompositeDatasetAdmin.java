@@ -371,6 +371,7 @@ public final class CompositeDatasetAdmin {
     }
     run("drop", admin -> {
       if (admin.tableExists(dataset.metaTable())) {
+        enableMetadataLeftDisabled(admin);
         // before any table goes: a create of this name numbers above every number given
         DroppedKeyNumbers.raise(admin, connection, dataset, RawMetadata.highestKeyNumber(connection, dataset));
       }
@@ -413,6 +414,18 @@ public final class CompositeDatasetAdmin {
     });
   }
 
+  /**
+   * A drop cut off while deleting the tables (its process died between disabling the metadata
+   * table and deleting it) leaves it disabled: enabled again, it is read as a drop must read it
+   * (the DROPPED event, the key numbers to keep) before it goes. (The library disables it nowhere
+   * else but in a format-1 truncate's table truncation, which HBase enables again.)
+   */
+  private void enableMetadataLeftDisabled(Admin admin) throws IOException {
+    if (admin.isTableDisabled(dataset.metaTable())) {
+      admin.enableTable(dataset.metaTable());
+    }
+  }
+
   /** A metadata store for the outbox, when the metadata table holds format-2 metadata and transactions are at hand. */
   private Optional<HBaseMetadataStore> metadataStoreIfUsable() {
     if (txClient == null) {
@@ -422,6 +435,7 @@ public final class CompositeDatasetAdmin {
       if (!admin.tableExists(dataset.metaTable())) {
         return Optional.empty();
       }
+      enableMetadataLeftDisabled(admin);
       try (Table meta = connection.getTable(dataset.metaTable())) {
         Result r = meta.get(new Get(MetadataLayout.PROPERTIES_ROW).addFamily(MetadataLayout.FAMILY));
         if (r.isEmpty()) {
