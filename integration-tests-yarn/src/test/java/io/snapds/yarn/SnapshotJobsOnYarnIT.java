@@ -35,6 +35,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import io.snapds.events.example.DerivedSnapshotJob;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,9 +56,16 @@ import org.apache.hadoop.mapreduce.CounterGroup;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobCounter;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.TaskCompletionEvent;
+import org.apache.hadoop.mapreduce.TypeConverter;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.NullOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
+import org.apache.hadoop.mapreduce.v2.api.records.JobId;
+import org.apache.hadoop.mapreduce.v2.util.MRApps;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -154,6 +162,77 @@ class SnapshotJobsOnYarnIT {
     assertTrue(SnapshotMapReduceUtil.runJob(again, false));
     assertEquals(List.of(before.id(), written), committed(out));
     assertEquals(2, out.snapshots().size(), "the re-run began no snapshot");
+  }
+
+  // ---- b. writing: the application master dies once, in its commit ----
+
+  /**
+   * The first application master dies (its JVM killed with SIGKILL, as a crash or a lost node ends
+   * it) after two of the three map tasks have finished, with the job's commit begun as far as
+   * Hadoop's records go; YARN starts a second one ({@code mapreduce.am.max-attempts} 2), which
+   * runs the job again and publishes.
+   *
+   * <p>Hadoop's application master writes {@code COMMIT_STARTED} in the job's staging directory
+   * before it calls {@code commitJob} (and {@code COMMIT_SUCCESS} or {@code COMMIT_FAIL} after),
+   * and a second application master that finds only {@code COMMIT_STARTED} runs the job again
+   * only if the committer says its commit is repeatable; otherwise it ends the job at start
+   * ("Was asked to shut down."). A commit takes a scan of the snapshot's keys (seconds per
+   * million rows), so this is where a crash often finds it. The test writes that record itself
+   * just before the kill, since no moment inside a commit can be waited for from here; without
+   * it the second application master takes the same path after its first step (it deletes
+   * {@code COMMIT_STARTED} and starts over).
+   */
+  @Test
+  void aCopyWhoseApplicationMasterDiesOnceInItsCommitPublishesOnceWhatAReaderGets() throws Exception {
+    SnapshotDataset src = create("amSrc");
+    SnapshotInfo input = publishAcrossRegions(src, "in", 60, "k020", "k040");
+    SnapshotDataset out = create("amOut");
+    SnapshotInfo before = publish(out, "old", 5);
+    Path latch = bed.newDirectory("am-killed");
+
+    Job job = bed.newJob("copy on YARN whose application master dies once");
+    SnapshotMapReduceUtil.initSnapshotMapperJob(src.id(), SnapshotSelector.current(),
+        TaskSide.HoldingCopyMapper.class, ImmutableBytesWritable.class, SnapshotRowWritable.class, job, false);
+    SnapshotMapReduceUtil.initSnapshotReducerJob(out.id(), "yarn-am-1", null, job, true);
+    job.setNumReduceTasks(0);
+    job.getConfiguration().set(TaskSide.LATCH_DIR, latch.toString());
+    job.getConfiguration().set(TaskSide.HOLD_KEY, "k040");
+    job.getConfiguration().setInt(MRJobConfig.MR_AM_MAX_ATTEMPTS, 2);
+    SnapshotOutputFormat.setWriteBufferBytes(job, 1024);
+    CompletableFuture<Boolean> run = runAsync(job);
+
+    // two tasks have finished (as the application master knows it) and the third holds
+    awaitStarted(latch, "held-", run);
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+    while (succeededMaps(job) < 2) {
+      assertFalse(run.isDone(), "the job ended before two tasks finished");
+      assertTrue(System.nanoTime() < deadline, "two tasks did not finish within 3 minutes");
+      Thread.sleep(100);
+    }
+    SnapshotId written = SnapshotOutputFormat.outputSnapshot(job.getConfiguration()).orElseThrow();
+    assertTrue(rawRows(out, out.keys(written)) > 0, "the finished tasks' rows are in HBase");
+    JobId jobId = TypeConverter.toYarn(job.getJobID());
+    Path commitStarted = MRApps.getStartJobCommitFile(job.getConfiguration(),
+        UserGroupInformation.getCurrentUser().getShortUserName(), jobId);
+    TaskSide.writeFile(commitStarted.getFileSystem(job.getConfiguration()), commitStarted, "");
+    ApplicationId app = jobId.getAppId();
+    bed.killApplicationMaster(app);
+    TaskSide.writeFile(bed.fileSystem(), new Path(latch, "go"), "");
+
+    assertTrue(run.get(5, TimeUnit.MINUTES), "the job failed");
+    assertEquals(2, bed.attempts(app).size(), "a second application master ran the job");
+    assertEquals(List.of(before.id(), written), committed(out), "published once");
+    SnapshotInfo published = out.currentSnapshot().orElseThrow();
+    assertEquals(written, published.id());
+    List<SnapshotRow> got = rows(out, written);
+    assertEquals(rows(src, input.id()), got, "the copy is the input, row for row");
+    assertEquals(got.size(), published.rowCount(), "the published count is what a reader gets");
+    assertEquals(got.stream().mapToLong(SnapshotJobsOnYarnIT::bytes).sum(), published.byteCount(),
+        "the published byte count is what a reader gets");
+    assertEquals(input.byteCount(), published.byteCount());
+    assertEquals(job.getJobID().toString(), published.summary().get("mapreduce.job.id"));
+    assertEquals(2, out.snapshots().size(), "nothing else was begun");
+    assertTrue(out.lockStatus(NewSnapshot.WRITER_LOCK).lease().isEmpty(), "the writer lock was released");
   }
 
   // ---- c. a job that fails ----
@@ -328,6 +407,23 @@ class SnapshotJobsOnYarnIT {
     return out;
   }
 
+  /** A row's bytes as the published byte count counts them: its key once, the qualifier and value of each cell. */
+  private static long bytes(SnapshotRow row) {
+    long n = row.key().length;
+    for (Map<byte[], byte[]> family : row.families().values()) {
+      for (Map.Entry<byte[], byte[]> cell : family.entrySet()) {
+        n += cell.getKey().length + cell.getValue().length;
+      }
+    }
+    return n;
+  }
+
+  /** The map tasks the job's (current) application master reports finished. */
+  private static long succeededMaps(Job job) throws IOException, InterruptedException {
+    return Arrays.stream(job.getTaskCompletionEvents(0, 100))
+        .filter(e -> e.isMapTask() && e.getStatus() == TaskCompletionEvent.Status.SUCCEEDED).count();
+  }
+
   private long rawRows(SnapshotDataset ds, SnapshotKeys keys) throws IOException {
     return bed.hbase().rawRows(ds.id(), keys); // TaskSide's copy is for the task JVMs, which lack the test jar
   }
@@ -374,9 +470,12 @@ class SnapshotJobsOnYarnIT {
 
   /** Waits until a task of the job says it started (a file in the latch directory), or the job ended. */
   private void awaitStarted(Path latch, CompletableFuture<Boolean> run) throws Exception {
-    FileSystem fs = bed.fileSystem();
+    awaitStarted(latch, "started-", run);
+  }
+
+  private void awaitStarted(Path latch, String prefix, CompletableFuture<Boolean> run) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-    while (files(latch, "started-").isEmpty()) {
+    while (files(latch, prefix).isEmpty()) {
       if (run.isDone()) {
         throw new AssertionError("the job ended before a task started: succeeded=" + run.get());
       }

@@ -184,6 +184,33 @@ public final class TaskSide {
     }
   }
 
+  /** Setting: the first user key of the task that {@link HoldingCopyMapper} holds. */
+  public static final String HOLD_KEY = "snapds.test.hold.key";
+
+  /**
+   * Copies every row. The task whose first key is {@link #HOLD_KEY} first says it started (a file
+   * {@code held-<attempt>} in the latch directory) and waits for the test's {@code go}, unless
+   * {@code go} is there already.
+   */
+  public static final class HoldingCopyMapper
+      extends Mapper<ImmutableBytesWritable, SnapshotRowWritable, ImmutableBytesWritable, SnapshotRowWritable> {
+    private long rows;
+
+    @Override
+    protected void map(ImmutableBytesWritable key, SnapshotRowWritable value, Context context)
+        throws IOException, InterruptedException {
+      if (rows++ == 0 && Bytes.toString(key.copyBytes()).equals(context.getConfiguration().get(HOLD_KEY))) {
+        Path latch = new Path(context.getConfiguration().get(LATCH_DIR));
+        FileSystem fs = latch.getFileSystem(context.getConfiguration());
+        if (!fs.exists(new Path(latch, "go"))) {
+          writeFile(fs, new Path(latch, "held-" + context.getTaskAttemptID()), "");
+          awaitFile(fs, new Path(latch, "go"));
+        }
+      }
+      context.write(key, value);
+    }
+  }
+
   /** Rows in HBase under the prefix of the snapshot the job writes, read with the job's settings. */
   static long outputRowsInHBase(Configuration conf) throws IOException {
     DatasetId dataset = SnapshotOutputFormat.dataset(conf);

@@ -16,6 +16,10 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptReport;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.tephra.TransactionSystemClient;
 import org.apache.tephra.TxConstants;
 import org.apache.tephra.distributed.TransactionService;
@@ -157,6 +161,38 @@ public final class YarnTestBed {
     Job job = Job.getInstance(conf, name);
     job.setJar(userJar);
     return job;
+  }
+
+  /** The ResourceManager's attempts of {@code app}, oldest first. */
+  public List<ApplicationAttemptReport> attempts(ApplicationId app) throws IOException {
+    try (YarnClient client = YarnClient.createYarnClient()) {
+      client.init(yarn.getConfig());
+      client.start();
+      List<ApplicationAttemptReport> attempts = new ArrayList<>(client.getApplicationAttempts(app));
+      attempts.sort(java.util.Comparator.comparing(ApplicationAttemptReport::getApplicationAttemptId));
+      return attempts;
+    } catch (YarnException e) {
+      throw new IOException(e);
+    }
+  }
+
+  /**
+   * Ends the running application master of {@code app} as a crash does: its JVM (found among this
+   * machine's processes by its main class and the application's log directory) is killed with
+   * SIGKILL, so it neither unregisters nor runs a shutdown hook. Returns once the JVM is gone.
+   */
+  public void killApplicationMaster(ApplicationId app) throws Exception {
+    List<ProcessHandle> masters = ProcessHandle.allProcesses()
+        .filter(p -> p.info().command().filter(c -> c.endsWith("/java")).isPresent()
+            && p.info().commandLine().filter(c -> c.contains("org.apache.hadoop.mapreduce.v2.app.MRAppMaster")
+                && c.contains(app.toString())).isPresent())
+        .toList();
+    if (masters.size() != 1) {
+      throw new IllegalStateException("expected one application master process of " + app + ", found " + masters.size());
+    }
+    ProcessHandle master = masters.get(0);
+    master.destroyForcibly();
+    master.onExit().get(1, java.util.concurrent.TimeUnit.MINUTES);
   }
 
   /** The cluster's file system (the HBase mini cluster's HDFS), for latches and text output. */

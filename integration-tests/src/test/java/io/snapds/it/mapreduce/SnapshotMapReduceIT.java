@@ -671,6 +671,58 @@ class SnapshotMapReduceIT {
     assertEquals(SnapshotState.ABORTED, c.snapshot(failed).state());
   }
 
+  /**
+   * The committer says its commit is repeatable, so an application master that finds a commit
+   * begun by the previous one (Hadoop's COMMIT_STARTED alone) runs the job again and commits
+   * instead of ending it at start. Should the previous application master still be committing
+   * meanwhile, the two commits publish the snapshot once, with the counts of what it holds.
+   * (On YARN: SnapshotJobsOnYarnIT.aCopyWhoseApplicationMasterDiesOnceInItsCommitPublishesOnceWhatAReaderGets.)
+   */
+  @Test
+  void aCommitTheNextApplicationMasterRepeatsPublishesOnce() throws Exception {
+    SnapshotDataset b = create("commitTwice");
+    Job job = newJob("commit twice");
+    SnapshotOutputFormat.setOutput(job, b.id());
+    SnapshotOutputFormat<ImmutableBytesWritable> format = new SnapshotOutputFormat<>();
+    format.checkOutputSpecs(job);
+    Configuration conf = job.getConfiguration();
+    SnapshotId id = SnapshotOutputFormat.handle(conf).orElseThrow().snapshotId();
+    org.apache.hadoop.mapreduce.JobID jobId = new org.apache.hadoop.mapreduce.JobID("commitTwice", 1);
+
+    // attempt 1 is set up and its task writes; its commit is begun when the application master is lost
+    Configuration first = new Configuration(conf);
+    first.setInt(org.apache.hadoop.mapreduce.MRJobConfig.APPLICATION_ATTEMPT_ID, 1);
+    org.apache.hadoop.mapreduce.JobContext firstJob = new org.apache.hadoop.mapreduce.task.JobContextImpl(first, jobId);
+    org.apache.hadoop.mapreduce.OutputCommitter lost = format.getOutputCommitter(attempt(first, jobId, 0, 0));
+    lost.setupJob(firstJob);
+    runAttempt(format, lost, attempt(first, jobId, 0, 0), 0, 10, true);
+    assertTrue(lost.isCommitJobRepeatable(firstJob), "the next application master may commit again");
+
+    // attempt 2 runs the job again and commits
+    Configuration second = new Configuration(conf);
+    second.setInt(org.apache.hadoop.mapreduce.MRJobConfig.APPLICATION_ATTEMPT_ID, 2);
+    org.apache.hadoop.mapreduce.JobContext secondJob = new org.apache.hadoop.mapreduce.task.JobContextImpl(second, jobId);
+    org.apache.hadoop.mapreduce.OutputCommitter next = format.getOutputCommitter(attempt(second, jobId, 0, 0));
+    next.abortJob(secondJob, org.apache.hadoop.mapreduce.JobStatus.State.FAILED);
+    next.setupJob(secondJob);
+    runAttempt(format, next, attempt(second, jobId, 0, 1000), 0, 12, true);
+    next.commitJob(secondJob);
+
+    // the lost application master's commit, still under way, comes after: it fails, and the
+    // abortJob that follows a failed commit leaves the published snapshot alone
+    Exception late = assertThrows(Exception.class, () -> lost.commitJob(firstJob));
+    lost.abortJob(firstJob, org.apache.hadoop.mapreduce.JobStatus.State.FAILED);
+    assertEquals(SnapshotState.COMMITTED, b.snapshot(id).state(), "the late commit failed with " + late);
+    assertEquals(List.of(id), b.snapshots().stream().filter(i -> i.state() == SnapshotState.COMMITTED)
+        .map(SnapshotInfo::id).toList(), "published once");
+    SnapshotInfo published = b.currentSnapshot().orElseThrow();
+    assertEquals(id, published.id());
+    List<SnapshotRow> got = rows(b.readCurrent());
+    assertEquals(12, got.size());
+    assertEquals(got.size(), published.rowCount(), "the counts are what a reader gets");
+    assertEquals(1, b.snapshots().size(), "nothing else was begun");
+  }
+
   // ---- run id ----
 
   @Test

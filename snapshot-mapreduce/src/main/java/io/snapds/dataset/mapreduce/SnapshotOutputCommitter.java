@@ -40,7 +40,9 @@ import org.slf4j.LoggerFactory;
  * instance (application master attempt 2 or later, {@code mapreduce.job.application.attempt.id})
  * does not abort the snapshot when abortJob comes before setupJob: that call is Hadoop clearing the
  * previous attempt's output before it runs the job again, not the job's end. A job killed in that
- * window leaves its snapshot BUILDING until its lease lapses and cleanup takes it for dead.
+ * window leaves its snapshot BUILDING until its lease lapses and cleanup takes it for dead. The
+ * commit is repeatable ({@link #isCommitJobRepeatable}): an application master that died in
+ * {@link #commitJob} is followed by one that runs the job again, not one that ends it at start.
  */
 public final class SnapshotOutputCommitter extends OutputCommitter {
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotOutputCommitter.class);
@@ -137,6 +139,20 @@ public final class SnapshotOutputCommitter extends OutputCommitter {
 
   private static Optional<SnapshotHandle> handle(JobContext context) {
     return SnapshotOutputFormat.handle(context.getConfiguration());
+  }
+
+  /**
+   * Yes: an application master that finds a commit begun by the previous one (Hadoop's
+   * {@code COMMIT_STARTED} record, without {@code COMMIT_SUCCESS} or {@code COMMIT_FAIL}) runs
+   * the job again and commits, instead of ending the job at start. Until its one metadata
+   * transaction the interrupted commit changed nothing (it counted rows and held the lock, whose
+   * lease the handle resumes), and two commits of the same snapshot, should the previous
+   * application master still be running, publish it once: each checks that it is still BUILDING
+   * in the transaction that makes it current.
+   */
+  @Override
+  public boolean isCommitJobRepeatable(JobContext context) {
+    return true;
   }
 
   @Override
