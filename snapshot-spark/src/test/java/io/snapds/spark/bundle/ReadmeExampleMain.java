@@ -6,29 +6,36 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The README's Spark example, run by {@link SparkBundleIT} in a child JVM whose class path is the
- * connector's {@code -bundle} jar and Spark's jars only, set up as docs/spark.md tells a user: the
- * HBase and Tephra ZooKeeper through {@code spark.hadoop.*}, the catalog by its class name. Prints
- * what it read, one {@code result:} line each, for the parent to check.
+ * The README's Spark example, run in a child JVM set up as docs/spark.md tells a user: the HBase
+ * and Tephra ZooKeeper through {@code spark.hadoop.*}, the catalog by its class name. Prints what
+ * it read, one {@code result:} line each, for the parent to check. {@link SparkBundleIT} runs it
+ * with the connector's {@code -bundle} jar and Spark's jars on the class path and the ZooKeeper's
+ * host and port as arguments, which it sets itself; {@link SparkPackagesIT} through Spark's
+ * {@code SparkSubmit} without arguments, the settings given as {@code --conf}.
  * <pre>
- * ReadmeExampleMain ZK_HOST ZK_PORT
+ * ReadmeExampleMain [ZK_HOST ZK_PORT]
  * </pre>
  */
 public final class ReadmeExampleMain {
   private ReadmeExampleMain() {}
 
   public static void main(String[] args) {
-    String host = args[0];
-    String port = args[1];
-    SparkSession spark = SparkSession.builder().master("local[2]").appName("readme-example")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.hadoop.hbase.zookeeper.quorum", host)
-        .config("spark.hadoop.hbase.zookeeper.property.clientPort", port)
-        // Tephra's transaction service, found through ZooKeeper (the default client factory)
-        .config("spark.hadoop.data.tx.zookeeper.quorum", host + ":" + port)
-        .config("spark.sql.catalog.snapds", "io.snapds.spark.SnapshotCatalog")
-        .getOrCreate();
+    SparkSession.Builder builder = SparkSession.builder().appName("readme-example");
+    if (args.length == 2) {
+      String host = args[0];
+      String port = args[1];
+      builder.master("local[2]")
+          .config("spark.ui.enabled", "false")
+          .config("spark.sql.shuffle.partitions", "2")
+          .config("spark.hadoop.hbase.zookeeper.quorum", host)
+          .config("spark.hadoop.hbase.zookeeper.property.clientPort", port)
+          // Tephra's transaction service, found through ZooKeeper (the default client factory)
+          .config("spark.hadoop.data.tx.zookeeper.quorum", host + ":" + port)
+          .config("spark.sql.catalog.snapds", "io.snapds.spark.SnapshotCatalog");
+    } else if (args.length != 0) {
+      throw new IllegalArgumentException("usage: ReadmeExampleMain [ZK_HOST ZK_PORT], got " + List.of(args));
+    }
+    SparkSession spark = builder.getOrCreate();
     try {
       // the README's lines, as they are
       Dataset<Row> prices = spark.read().format("snapds").option("dataset", "shop:prices").load();
