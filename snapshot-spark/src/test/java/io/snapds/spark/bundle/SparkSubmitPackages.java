@@ -41,10 +41,19 @@ import java.util.stream.Stream;
  * Spark's own resolvers are kept off the network and off the user's local repository: the child's
  * {@code user.home} is a directory of its own (Spark reads its "local m2 cache" from there) and
  * {@code DEFAULT_ARTIFACT_REPOSITORY}, which Spark puts in place of Maven Central and
- * spark-packages, is an empty directory. So only the two repositories given resolve.
+ * spark-packages, is an empty directory. So only the repositories given resolve: the project's,
+ * the local one, and Maven Central last ({@link #CENTRAL}).
  */
 final class SparkSubmitPackages {
   static final String GROUP = "io.snapds";
+  /**
+   * Maven Central, last: for a third-party artifact the build did not download. Ivy settles some
+   * version conflicts differently from Maven (it takes the newest), so on a fresh machine, where
+   * the local repository holds only what this build has downloaded so far, it may ask for a jar or
+   * pom Maven never fetched; a user's --packages reaches Central the same way. The project's own
+   * artifacts are not there (each resolved snapds jar is checked to be the reactor's).
+   */
+  static final String CENTRAL = System.getProperty("snapds.it.central", "https://repo1.maven.org/maven2/");
 
   private SparkSubmitPackages() {}
 
@@ -84,7 +93,7 @@ final class SparkSubmitPackages {
       List<String> submit = new ArrayList<>(List.of("org.apache.spark.deploy.SparkSubmit",
           "--master", "local[2]",
           "--packages", modules.stream().map(m -> GROUP + ":" + m + ":" + version).collect(Collectors.joining(",")),
-          "--repositories", repository.toUri() + "," + localRepository().toUri()));
+          "--repositories", repository.toUri() + "," + localRepository().toUri() + "," + CENTRAL));
       if (excludes != null) {
         submit.addAll(List.of("--exclude-packages", excludes));
       }
