@@ -2,6 +2,7 @@ package io.snapds.it;
 
 import static io.snapds.it.Fixtures.writeAndCommit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -225,7 +226,7 @@ class IncarnationsIT {
       admin.disableTable(id.metaTable());
     }
     assertTrue(cluster.datasets().admin(id).drop(), "the drop run again finishes");
-    assertTrue(!cluster.datasets().exists(id));
+    assertFalse(cluster.datasets().exists(id));
     SnapshotDataset again = cluster.datasets().create(id, DatasetProperties.defaults());
     assertTrue(writeAndCommit(again.newSnapshot().begin(), "new", 5).keyNumber() > old.keyNumber(),
         "numbered above the dropped incarnation");

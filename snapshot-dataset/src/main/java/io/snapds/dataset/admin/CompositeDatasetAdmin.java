@@ -82,12 +82,15 @@ public final class CompositeDatasetAdmin {
   }
 
   /**
-   * Creates the namespace if needed, then the three tables, then records the properties, then
-   * commits the dataset's first metadata transaction, which writes its CREATED event (sequence 1).
-   * If that commit fails, the tables are dropped again: no dataset without its event. A create cut
-   * off before the commit (a crash) leaves tables without it; the next metadata commit of any
-   * kind, or the next reconciler pass, writes CREATED first. An admin made without a transaction
-   * client leaves the event to that next commit.
+   * Creates the namespace if needed; reads the highest key number a dropped dataset of this name
+   * gave ({@link DroppedKeyNumbers}); creates the metadata table and records the properties; commits
+   * the dataset's first metadata transaction, which writes its CREATED event (sequence 1) and moves
+   * the key number counter above that mark; and only then creates the data and lock tables, so no
+   * writer can begin (opening needs all three) below the mark. If a step fails, what was created is
+   * dropped again: no dataset without its event. A create cut off in between (a crash) leaves a
+   * dataset that does not open ("missing tables"): drop it and create it again. An admin made
+   * without a transaction client leaves the event to the next metadata commit, and refuses to
+   * create a name that was dropped before (it could not move the counter).
    *
    * @throws DatasetAlreadyExistsException if any of the tables exists already; nothing is changed
    */

@@ -38,7 +38,7 @@ public final class SplitPlanner {
     List<HRegionLocation> regions;
     try (RegionLocator locator = connection.getRegionLocator(dataset.dataTable())) {
       regions = locator.getAllRegionLocations();
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | java.io.UncheckedIOException e) {
       // a table dropped since the snapshot was pinned: DatasetNotFoundException, not HBase's exception
       throw StorageErrors.translate(dataset, "plan the splits of snapshot " + snapshot.id(), e);
     }

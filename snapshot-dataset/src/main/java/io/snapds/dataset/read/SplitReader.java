@@ -71,14 +71,18 @@ public final class SplitReader implements Closeable {
     Table table = connection.getTable(split.dataset().dataTable());
     try {
       return new SplitReader(connection, split, whenPinLapsed, table, table.getScanner(scan));
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | java.io.UncheckedIOException e) {
       table.close();
       throw typed(split, e);
+    } catch (RuntimeException e) {
+      table.close();
+      throw e;
     }
   }
 
   /**
-   * The typed error for a failure of the data table: a table dropped (and perhaps created again)
+   * The typed error for a failure of the data table (storage failures only: a bug of ours stays
+   * what it is): a table dropped (and perhaps created again)
    * since the split was planned is {@code DatasetNotFoundException}, a disabled one
    * {@code DatasetUnavailableException}, each naming the dataset and the split's snapshot, rather
    * than HBase's table exception.
@@ -98,7 +102,7 @@ public final class SplitReader implements Closeable {
     Result r;
     try {
       r = done ? null : scanner.next();
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | java.io.UncheckedIOException e) {
       throw typed(split, e);
     }
     if (r == null) {
