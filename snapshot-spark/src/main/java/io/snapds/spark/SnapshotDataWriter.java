@@ -3,10 +3,8 @@ package io.snapds.spark;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.SnapshotDataset;
 import io.snapds.dataset.SnapshotHandle;
-import io.snapds.dataset.schema.Field;
-import io.snapds.dataset.schema.RowCodec;
+import io.snapds.dataset.schema.RowEncoder;
 import io.snapds.dataset.schema.Schema;
-import io.snapds.dataset.schema.SchemaRecord;
 import io.snapds.dataset.tx.JobDatasets;
 import io.snapds.dataset.write.SnapshotTaskWriter;
 import java.io.IOException;
@@ -17,8 +15,8 @@ import org.apache.spark.sql.connector.write.DataWriter;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 
 /**
- * One task attempt's writer: each row encoded with the dataset's schema ({@link RowCodec}, the
- * codec every adapter uses) and sent through the core's {@link SnapshotTaskWriter}, which checks
+ * One task attempt's writer: each row encoded with the dataset's schema ({@link InternalRowEncoder},
+ * the same bytes as the {@code RowCodec} every other adapter uses) and sent through the core's {@link SnapshotTaskWriter}, which checks
  * before each batch that the snapshot is still BUILDING. A failed or losing attempt
  * ({@link #abort}) sends nothing more; what it had sent stays under keys a retry writes again.
  */
@@ -28,32 +26,29 @@ final class SnapshotDataWriter implements DataWriter<InternalRow> {
 
   private final JobDatasets datasets;
   private final SnapshotTaskWriter rows;
-  private final RowCodec codec;
-  private final Field[] fields;
+  private final InternalRowEncoder encoder;
+  private final String family;
 
-  private SnapshotDataWriter(JobDatasets datasets, SnapshotTaskWriter rows, RowCodec codec, Field[] fields) {
+  private SnapshotDataWriter(JobDatasets datasets, SnapshotTaskWriter rows, InternalRowEncoder encoder,
+      String family) {
     this.datasets = datasets;
     this.rows = rows;
-    this.codec = codec;
-    this.fields = fields;
+    this.encoder = encoder;
+    this.family = family;
   }
 
   static SnapshotDataWriter open(Configuration conf, DatasetId dataset, SnapshotHandle handle, String schemaText,
       String family, String[] columns, long writeBufferBytes) {
-    Schema schema = Schema.parse(schemaText);
-    Field[] fields = new Field[columns.length];
-    for (int i = 0; i < columns.length; i++) {
-      fields[i] = schema.field(columns[i]);
-    }
-    RowCodec codec = new RowCodec(schema, family);
+    InternalRowEncoder encoder = new InternalRowEncoder(Schema.parse(schemaText), columns);
     if (handle == null) {
-      return new SnapshotDataWriter(null, null, codec, fields); // the run was published before
+      return new SnapshotDataWriter(null, null, encoder, family); // the run was published before
     }
     try {
       JobDatasets datasets = JobDatasets.open(conf);
       try {
         SnapshotDataset ds = datasets.open(dataset);
-        return new SnapshotDataWriter(datasets, SnapshotTaskWriter.open(ds, handle, writeBufferBytes), codec, fields);
+        return new SnapshotDataWriter(datasets, SnapshotTaskWriter.open(ds, handle, writeBufferBytes), encoder,
+            family);
       } catch (RuntimeException e) {
         datasets.close();
         throw e;
@@ -68,11 +63,8 @@ final class SnapshotDataWriter implements DataWriter<InternalRow> {
     if (rows == null) {
       return;
     }
-    SchemaRecord.Builder b = SchemaRecord.builder(codec.schema());
-    for (int i = 0; i < fields.length; i++) {
-      b.set(fields[i].name(), SparkTypes.fromInternal(fields[i], row, i));
-    }
-    rows.put(codec.encode(b.build()));
+    RowEncoder.EncodedRow r = encoder.encode(row);
+    rows.put(r.key(), family, r.qualifiers(), r.values());
   }
 
   @Override

@@ -3,12 +3,10 @@ package io.snapds.spark;
 import io.snapds.dataset.RowScan;
 import io.snapds.dataset.read.SplitReader;
 import io.snapds.dataset.schema.Field;
-import io.snapds.dataset.schema.KeyCodec;
-import io.snapds.dataset.schema.RowCodec;
+import io.snapds.dataset.schema.RowDecoder;
 import io.snapds.dataset.schema.Schema;
-import io.snapds.dataset.schema.SchemaRecord;
+import io.snapds.dataset.schema.Type;
 import java.io.IOException;
-import java.util.List;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -17,11 +15,13 @@ import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * Reads input partitions on the executors with the core's {@link SplitReader}, decoding each row
- * with the snapshot's schema ({@link RowCodec}, the codec every adapter uses) into the columns the
- * query needs. A scan of key columns only fetches one cell per row.
+ * with the snapshot's schema ({@link RowDecoder}: the values of the {@code RowCodec} every adapter
+ * uses, as Spark's internal values with no Java object between) into the columns the query needs. A scan of key columns only fetches one cell per row.
  */
 final class SnapshotReaderFactory implements PartitionReaderFactory {
   private static final long serialVersionUID = 1L;
@@ -69,10 +69,10 @@ final class SnapshotReaderFactory implements PartitionReaderFactory {
     private final Connection connection;
     private final SplitReader reader;
     private final Field[] fields;
+    /** Per column: its field's index in the schema. */
+    private final int[] fieldIndexes;
     private final boolean keysOnly;
-    private final KeyCodec keys;
-    private final RowCodec codec;
-    private final List<Field> keyFields;
+    private final RowDecoder decoder;
     private long fetched;
     private InternalRow current;
 
@@ -81,9 +81,11 @@ final class SnapshotReaderFactory implements PartitionReaderFactory {
       this.reader = reader;
       this.fields = fields;
       this.keysOnly = keysOnly;
-      this.keys = new KeyCodec(schema);
-      this.codec = new RowCodec(schema, family);
-      this.keyFields = schema.keyFields();
+      this.fieldIndexes = new int[fields.length];
+      for (int i = 0; i < fields.length; i++) {
+        fieldIndexes[i] = schema.fields().indexOf(fields[i]);
+      }
+      this.decoder = new RowDecoder(schema, family, fieldIndexes);
     }
 
     @Override
@@ -93,19 +95,34 @@ final class SnapshotReaderFactory implements PartitionReaderFactory {
       }
       fetched++;
       Object[] values = new Object[fields.length];
-      if (keysOnly) {
-        List<Object> k = keys.decode(reader.key());
+      if (values.length > 0) { // count(*) reads no column: nothing to decode
+        decoder.read(decoder.needsKey() ? reader.key() : null, keysOnly ? null : reader.row());
         for (int i = 0; i < fields.length; i++) {
-          values[i] = SparkTypes.toInternal(fields[i], k.get(keyFields.indexOf(fields[i])));
-        }
-      } else {
-        SchemaRecord record = codec.decode(reader.row());
-        for (int i = 0; i < fields.length; i++) {
-          values[i] = SparkTypes.toInternal(fields[i], record.get(fields[i].name()));
+          values[i] = value(i);
         }
       }
       current = new GenericInternalRow(values);
       return true;
+    }
+
+    /** Column {@code i} of the current row as Spark's internal value. */
+    private Object value(int i) {
+      int f = fieldIndexes[i];
+      if (decoder.isNull(f)) {
+        return null;
+      }
+      Type type = fields[i].type();
+      return switch (type.kind()) {
+        case BOOLEAN -> decoder.getBoolean(f);
+        case INT, DATE -> decoder.getInt(f);
+        case LONG, TIMESTAMP, TIMESTAMPTZ -> decoder.getLong(f);
+        case FLOAT -> decoder.getFloat(f);
+        case DOUBLE -> decoder.getDouble(f);
+        case STRING -> UTF8String.fromBytes(decoder.getUtf8(f));
+        case BYTES -> decoder.getBytes(f);
+        case DECIMAL -> Decimal.apply(decoder.getDecimal(f), type.precision(), type.scale());
+        default -> throw new IllegalArgumentException("no Spark value for " + fields[i]);
+      };
     }
 
     @Override

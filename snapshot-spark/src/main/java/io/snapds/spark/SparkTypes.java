@@ -9,11 +9,9 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Decimal;
@@ -144,32 +142,7 @@ final class SparkTypes {
     }
   }
 
-  /** Column {@code i} of {@code row} (of field {@code f}) as the value the core encodes. */
-  static Object fromInternal(Field f, InternalRow row, int i) {
-    if (row.isNullAt(i)) {
-      return null;
-    }
-    switch (f.type().kind()) {
-      case BOOLEAN: return row.getBoolean(i);
-      case INT: return row.getInt(i);
-      case LONG: return row.getLong(i);
-      case FLOAT: return row.getFloat(i);
-      case DOUBLE: return row.getDouble(i);
-      case STRING: return row.getUTF8String(i).toString();
-      case BYTES: return row.getBinary(i);
-      case DECIMAL: return row.getDecimal(i, f.type().precision(), f.type().scale()).toJavaBigDecimal();
-      case DATE: return LocalDate.ofEpochDay(row.getInt(i));
-      case TIMESTAMP: return LocalDateTime.ofInstant(instant(row.getLong(i)), ZoneOffset.UTC);
-      case TIMESTAMPTZ: return instant(row.getLong(i));
-      default: throw new IllegalArgumentException("no value for " + f);
-    }
-  }
-
   static long micros(Instant t) {
     return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1_000);
-  }
-
-  static Instant instant(long micros) {
-    return Instant.EPOCH.plus(micros, ChronoUnit.MICROS);
   }
 }

@@ -95,26 +95,40 @@ public final class KeyCodec {
   private static void writeField(ByteArrayOutputStream out, Field f, Object v) {
     switch (f.type().kind()) {
       case BOOLEAN: out.write((Boolean) v ? 1 : 0); break;
-      case INT: writeInt(out, (Integer) v ^ Integer.MIN_VALUE); break;
-      case DATE: writeInt(out, (int) ((LocalDate) v).toEpochDay() ^ Integer.MIN_VALUE); break;
-      case LONG: writeLong(out, (Long) v ^ Long.MIN_VALUE); break;
-      case TIMESTAMP: writeLong(out, ValueCodec.micros(f, (LocalDateTime) v) ^ Long.MIN_VALUE); break;
-      case TIMESTAMPTZ: writeLong(out, ValueCodec.micros(f, (Instant) v) ^ Long.MIN_VALUE); break;
-      case FLOAT: {
-        int bits = Float.floatToIntBits((Float) v);
-        writeInt(out, bits < 0 ? ~bits : bits ^ Integer.MIN_VALUE);
-        break;
-      }
-      case DOUBLE: {
-        long bits = Double.doubleToLongBits((Double) v);
-        writeLong(out, bits < 0 ? ~bits : bits ^ Long.MIN_VALUE);
-        break;
-      }
+      case INT: writeInt(out, orderedInt((Integer) v)); break;
+      case DATE: writeInt(out, orderedInt((int) ((LocalDate) v).toEpochDay())); break;
+      case LONG: writeLong(out, orderedLong((Long) v)); break;
+      case TIMESTAMP: writeLong(out, orderedLong(ValueCodec.micros(f, (LocalDateTime) v))); break;
+      case TIMESTAMPTZ: writeLong(out, orderedLong(ValueCodec.micros(f, (Instant) v))); break;
+      case FLOAT: writeInt(out, orderedFloat((Float) v)); break;
+      case DOUBLE: writeLong(out, orderedDouble((Double) v)); break;
       case STRING: writeEscaped(out, ValueCodec.utf8(f, (String) v)); break;
       case BYTES: writeEscaped(out, (byte[]) v); break;
       default: throw new SchemaException(f.name(), "key field '" + f.name() + "' has type " + f.type()
           + ", which keys do not support");
     }
+  }
+
+  /** An int (or date's days) whose big-endian bytes sort as the values do: the sign bit flipped. */
+  static int orderedInt(int v) {
+    return v ^ Integer.MIN_VALUE;
+  }
+
+  /** A long (or timestamp's microseconds) whose big-endian bytes sort as the values do. */
+  static long orderedLong(long v) {
+    return v ^ Long.MIN_VALUE;
+  }
+
+  /** A float's bits, sorting as {@link Float#compare}: all flipped if negative, else the sign bit. */
+  static int orderedFloat(float v) {
+    int bits = Float.floatToIntBits(v);
+    return bits < 0 ? ~bits : bits ^ Integer.MIN_VALUE;
+  }
+
+  /** A double's bits, sorting as {@link Double#compare}. */
+  static long orderedDouble(double v) {
+    long bits = Double.doubleToLongBits(v);
+    return bits < 0 ? ~bits : bits ^ Long.MIN_VALUE;
   }
 
   private static Object readField(ByteBuffer in, Field f, byte[] key) {
@@ -127,19 +141,13 @@ public final class KeyCodec {
           }
           return b == 1;
         }
-        case INT: return in.getInt() ^ Integer.MIN_VALUE;
-        case DATE: return LocalDate.ofEpochDay(in.getInt() ^ Integer.MIN_VALUE);
-        case LONG: return in.getLong() ^ Long.MIN_VALUE;
-        case TIMESTAMP: return ValueCodec.localDateTime(in.getLong() ^ Long.MIN_VALUE);
-        case TIMESTAMPTZ: return ValueCodec.instant(in.getLong() ^ Long.MIN_VALUE);
-        case FLOAT: {
-          int e = in.getInt();
-          return Float.intBitsToFloat(e < 0 ? e ^ Integer.MIN_VALUE : ~e);
-        }
-        case DOUBLE: {
-          long e = in.getLong();
-          return Double.longBitsToDouble(e < 0 ? e ^ Long.MIN_VALUE : ~e);
-        }
+        case INT: return unorderedInt(in.getInt());
+        case DATE: return LocalDate.ofEpochDay(unorderedInt(in.getInt()));
+        case LONG: return unorderedLong(in.getLong());
+        case TIMESTAMP: return ValueCodec.localDateTime(unorderedLong(in.getLong()));
+        case TIMESTAMPTZ: return ValueCodec.instant(unorderedLong(in.getLong()));
+        case FLOAT: return unorderedFloat(in.getInt());
+        case DOUBLE: return unorderedDouble(in.getLong());
         case STRING: return ValueCodec.decode(f, readEscaped(in, f, key));
         case BYTES: return readEscaped(in, f, key);
         default: throw new SchemaException(f.name(), "key field '" + f.name() + "' has type " + f.type()
@@ -150,6 +158,26 @@ public final class KeyCodec {
     }
   }
 
+  /** The inverse of {@link #orderedInt}. */
+  static int unorderedInt(int e) {
+    return e ^ Integer.MIN_VALUE;
+  }
+
+  /** The inverse of {@link #orderedLong}. */
+  static long unorderedLong(long e) {
+    return e ^ Long.MIN_VALUE;
+  }
+
+  /** The inverse of {@link #orderedFloat}. */
+  static float unorderedFloat(int e) {
+    return Float.intBitsToFloat(e < 0 ? e ^ Integer.MIN_VALUE : ~e);
+  }
+
+  /** The inverse of {@link #orderedDouble}. */
+  static double unorderedDouble(long e) {
+    return Double.longBitsToDouble(e < 0 ? e ^ Long.MIN_VALUE : ~e);
+  }
+
   private static void writeInt(ByteArrayOutputStream out, int v) {
     out.writeBytes(Bytes.toBytes(v));
   }
@@ -158,7 +186,8 @@ public final class KeyCodec {
     out.writeBytes(Bytes.toBytes(v));
   }
 
-  private static void writeEscaped(ByteArrayOutputStream out, byte[] b) {
+  /** Bytes (or a string's UTF-8) self-delimited: each 0x00 as 0x00 0x01, then 0x00 0x00. */
+  static void writeEscaped(ByteArrayOutputStream out, byte[] b) {
     for (byte x : b) {
       out.write(x);
       if (x == 0) {
@@ -169,7 +198,8 @@ public final class KeyCodec {
     out.write(0);
   }
 
-  private static byte[] readEscaped(ByteBuffer in, Field f, byte[] key) {
+  /** The bytes {@link #writeEscaped} wrote at {@code in}'s position, which moves past them. */
+  static byte[] readEscaped(ByteBuffer in, Field f, byte[] key) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     while (true) {
       byte x = in.get();
@@ -188,7 +218,7 @@ public final class KeyCodec {
     }
   }
 
-  private static InvalidValueException corrupt(Field f, byte[] key, String what) {
+  static InvalidValueException corrupt(Field f, byte[] key, String what) {
     return new InvalidValueException(f.name(), key, "row key " + Bytes.toStringBinary(key)
         + " does not decode at key field '" + f.name() + "' (" + f.type() + "): " + what);
   }

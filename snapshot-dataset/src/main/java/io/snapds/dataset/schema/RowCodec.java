@@ -18,7 +18,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * Immutable and thread-safe.
  */
 public final class RowCodec {
-  private static final byte[] ROW_MARKER = new byte[0];
+  /** The qualifier and value of the one cell of a row that has no other (see the class comment). */
+  static final byte[] ROW_MARKER = new byte[0];
 
   private final Schema schema;
   private final byte[] family;

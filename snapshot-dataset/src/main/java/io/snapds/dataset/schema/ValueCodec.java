@@ -27,6 +27,16 @@ import org.apache.hadoop.hbase.util.Bytes;
  * that would need rounding, a timestamp with nanoseconds, a string with a lone surrogate).
  */
 public final class ValueCodec {
+  /** 10^0 ... 10^18: the bounds of a decimal's unscaled value by precision, while it fits a long. */
+  private static final long[] POWERS_OF_TEN = new long[19];
+
+  static {
+    POWERS_OF_TEN[0] = 1;
+    for (int i = 1; i < POWERS_OF_TEN.length; i++) {
+      POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
+    }
+  }
+
   private ValueCodec() {
   }
 
@@ -138,8 +148,8 @@ public final class ValueCodec {
       case BOOLEAN: return new byte[] {(byte) ((Boolean) v ? 1 : 0)};
       case INT: return Bytes.toBytes((Integer) v);
       case LONG: return Bytes.toBytes((Long) v);
-      case FLOAT: return Bytes.toBytes(Float.floatToIntBits((Float) v));
-      case DOUBLE: return Bytes.toBytes(Double.doubleToLongBits((Double) v));
+      case FLOAT: return encodeFloat((Float) v);
+      case DOUBLE: return encodeDouble((Double) v);
       case STRING: return utf8(field, (String) v);
       case BYTES: return (byte[]) v;
       case DECIMAL: return ((BigDecimal) v).unscaledValue().toByteArray();
@@ -148,6 +158,106 @@ public final class ValueCodec {
       case TIMESTAMPTZ: return Bytes.toBytes(micros(field, (Instant) v));
       default: throw new AssertionError(field.type());
     }
+  }
+
+  /** A float's cell: its IEEE bits (NaN canonical), big-endian. */
+  static byte[] encodeFloat(float v) {
+    return Bytes.toBytes(Float.floatToIntBits(v));
+  }
+
+  /** A double's cell: its IEEE bits (NaN canonical), big-endian. */
+  static byte[] encodeDouble(double v) {
+    return Bytes.toBytes(Double.doubleToLongBits(v));
+  }
+
+  /**
+   * A decimal's cell from its unscaled value at the field's scale: the shortest two's-complement
+   * big-endian bytes, as {@code BigInteger.toByteArray}.
+   *
+   * @throws InvalidValueException if it has more digits than the field's precision
+   */
+  static byte[] encodeUnscaled(Field field, long unscaled) {
+    int precision = field.type().precision();
+    if (precision < POWERS_OF_TEN.length
+        && (unscaled == Long.MIN_VALUE || Math.abs(unscaled) >= POWERS_OF_TEN[precision])) {
+      throw invalid(field, BigDecimal.valueOf(unscaled, field.type().scale()),
+          "has more than " + precision + " digits");
+    }
+    int bits = 64 - Long.numberOfLeadingZeros(unscaled < 0 ? ~unscaled : unscaled);
+    byte[] out = new byte[bits / 8 + 1];
+    for (int i = out.length - 1; i >= 0; i--) {
+      out[i] = (byte) unscaled;
+      unscaled >>= 8;
+    }
+    return out;
+  }
+
+  /**
+   * Checks that a string field's bytes are UTF-8 (a stored string must decode).
+   *
+   * @throws InvalidValueException if they are not
+   */
+  static void checkUtf8(Field field, byte[] utf8) {
+    if (!isUtf8(utf8)) {
+      throw invalid(field, utf8, "is not UTF-8");
+    }
+  }
+
+  /**
+   * Checks that a stored string's bytes are UTF-8.
+   *
+   * @throws InvalidValueException naming the field and the bytes if they are not
+   */
+  static void checkStoredUtf8(Field field, byte[] utf8) {
+    if (!isUtf8(utf8)) {
+      throw corrupt(field, utf8, "is not UTF-8");
+    }
+  }
+
+  private static boolean isUtf8(byte[] b) {
+    for (byte x : b) {
+      if (x < 0) { // not all ASCII: the full check
+        try {
+          StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b));
+          return true;
+        } catch (CharacterCodingException e) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * A boolean cell's value.
+   *
+   * @throws InvalidValueException if it is not one byte 0 or 1
+   */
+  static boolean decodeBoolean(Field field, byte[] bytes) {
+    length(field, bytes, 1);
+    if (bytes[0] != 0 && bytes[0] != 1) {
+      throw corrupt(field, bytes, "is not a boolean (0 or 1)");
+    }
+    return bytes[0] == 1;
+  }
+
+  /**
+   * A 4-byte cell's int (an int, a date's days, a float's bits).
+   *
+   * @throws InvalidValueException if it is not 4 bytes
+   */
+  static int decodeInt(Field field, byte[] bytes) {
+    return Bytes.toInt(length(field, bytes, 4));
+  }
+
+  /**
+   * An 8-byte cell's long (a long, a timestamp's microseconds, a double's bits).
+   *
+   * @throws InvalidValueException if it is not 8 bytes
+   */
+  static long decodeLong(Field field, byte[] bytes) {
+    return Bytes.toLong(length(field, bytes, 8));
   }
 
   /**
@@ -159,16 +269,11 @@ public final class ValueCodec {
   public static Object decode(Field field, byte[] bytes) {
     Type t = field.type();
     switch (t.kind()) {
-      case BOOLEAN:
-        length(field, bytes, 1);
-        if (bytes[0] != 0 && bytes[0] != 1) {
-          throw corrupt(field, bytes, "is not a boolean (0 or 1)");
-        }
-        return bytes[0] == 1;
-      case INT: return Bytes.toInt(length(field, bytes, 4));
-      case LONG: return Bytes.toLong(length(field, bytes, 8));
-      case FLOAT: return Float.intBitsToFloat(Bytes.toInt(length(field, bytes, 4)));
-      case DOUBLE: return Double.longBitsToDouble(Bytes.toLong(length(field, bytes, 8)));
+      case BOOLEAN: return decodeBoolean(field, bytes);
+      case INT: return decodeInt(field, bytes);
+      case LONG: return decodeLong(field, bytes);
+      case FLOAT: return Float.intBitsToFloat(decodeInt(field, bytes));
+      case DOUBLE: return Double.longBitsToDouble(decodeLong(field, bytes));
       case STRING:
         try {
           return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
@@ -186,9 +291,9 @@ public final class ValueCodec {
           throw corrupt(field, bytes, "has more digits than " + t);
         }
         return d;
-      case DATE: return LocalDate.ofEpochDay(Bytes.toInt(length(field, bytes, 4)));
-      case TIMESTAMP: return localDateTime(Bytes.toLong(length(field, bytes, 8)));
-      case TIMESTAMPTZ: return instant(Bytes.toLong(length(field, bytes, 8)));
+      case DATE: return LocalDate.ofEpochDay(decodeInt(field, bytes));
+      case TIMESTAMP: return localDateTime(decodeLong(field, bytes));
+      case TIMESTAMPTZ: return instant(decodeLong(field, bytes));
       default: throw new AssertionError(t);
     }
   }

@@ -12,6 +12,7 @@ import io.snapds.dataset.SnapshotRowWriter;
 import io.snapds.dataset.SnapshotWriter;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
@@ -42,7 +43,8 @@ public final class SnapshotTaskWriter implements AutoCloseable {
   private final SnapshotDataset dataset;
   private final SnapshotRowWriter rows;
   private final long batchLimit;
-  private final List<SnapshotRow> batch = new ArrayList<>();
+  /** Rows to send: {@link SnapshotRow}s and {@link CellsRow}s, in the order they were put. */
+  private final List<Object> batch = new ArrayList<>();
   private long batchBytes;
   private long rowsSent;
   private long bytesSent;
@@ -100,6 +102,36 @@ public final class SnapshotTaskWriter implements AutoCloseable {
   }
 
   /**
+   * Adds a row given as its key and its cells in one family, for an engine that encodes rows
+   * itself ({@code schema.RowEncoder}) and so builds no {@link SnapshotRow}: the same batch and
+   * checks as {@link #put(SnapshotRow)}. The arrays are held until the batch is sent, not copied:
+   * the caller must not change them.
+   *
+   * @throws IllegalArgumentException if the arrays differ in length or a cell is null
+   */
+  public void put(byte[] key, String family, byte[][] qualifiers, byte[][] values) {
+    checkNotNull(key, "key must not be null");
+    checkArgument(qualifiers.length == values.length, "%s qualifiers for %s values", qualifiers.length,
+        values.length);
+    long size = key.length;
+    for (int i = 0; i < qualifiers.length; i++) {
+      if (qualifiers[i] == null || values[i] == null) {
+        throw new IllegalArgumentException("cell " + i + " of row " + Bytes.toStringBinary(key)
+            + " has a null qualifier or value");
+      }
+      size += CELL_OVERHEAD + qualifiers[i].length + values[i].length;
+    }
+    batch.add(new CellsRow(key, family, qualifiers, values));
+    batchBytes += size;
+    if (batchBytes >= batchLimit) {
+      flush();
+    }
+  }
+
+  /** A row {@link #put(byte[], String, byte[][], byte[][])} added. */
+  private record CellsRow(byte[] key, String family, byte[][] qualifiers, byte[][] values) {}
+
+  /**
    * Sends the batch if the snapshot is still BUILDING.
    *
    * @throws SnapshotNotAvailableException sending nothing, if it is not (the job published or aborted)
@@ -110,8 +142,15 @@ public final class SnapshotTaskWriter implements AutoCloseable {
     }
     dataset.requireBuilding(rows.snapshotId());
     long before = rows.byteCount();
-    for (SnapshotRow row : batch) {
-      rows.put(row);
+    for (Object row : batch) {
+      if (row instanceof SnapshotRow r) {
+        rows.put(r);
+      } else {
+        CellsRow c = (CellsRow) row;
+        for (int i = 0; i < c.qualifiers.length; i++) {
+          rows.put(c.key, c.family, c.qualifiers[i], c.values[i]);
+        }
+      }
     }
     rows.flush();
     rowsSent += batch.size();

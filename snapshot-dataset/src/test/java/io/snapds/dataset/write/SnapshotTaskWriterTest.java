@@ -101,4 +101,31 @@ class SnapshotTaskWriterTest {
         () -> SnapshotTaskWriter.open(ds, handle, 0));
     assertEquals("write buffer must be > 0 bytes, got 0", buffer.getMessage());
   }
+
+  @Test
+  void rowsGivenAsCellsTravelInTheSameBatchesAndChecks() {
+    SnapshotDataset ds = cluster.datasets().create(MiniCluster.uniqueDataset("taskcells"), DatasetProperties.builder().build());
+    SnapshotWriter driver = ds.newSnapshot().begin();
+    SnapshotHandle handle = driver.handle().orElseThrow();
+    byte[][] v = {Bytes.toBytes("v")};
+    SnapshotTaskWriter task = SnapshotTaskWriter.open(ds, handle, 40); // about one row a batch
+    task.put(Bytes.toBytes("a"), "d", v, new byte[][] {Bytes.toBytes("1")});
+    task.put(row("b", "2")); // both kinds of row in one batch, in order
+    task.put(Bytes.toBytes("c"), "d", v, new byte[][] {Bytes.toBytes("3")});
+    IllegalArgumentException lengths = assertThrows(IllegalArgumentException.class,
+        () -> task.put(Bytes.toBytes("x"), "d", v, new byte[0][]));
+    assertEquals("1 qualifiers for 0 values", lengths.getMessage());
+    IllegalArgumentException nullCell = assertThrows(IllegalArgumentException.class,
+        () -> task.put(Bytes.toBytes("x"), "d", v, new byte[][] {null}));
+    assertTrue(nullCell.getMessage().contains("row x"), nullCell.getMessage());
+    task.close();
+    assertEquals(3, task.rowsSent());
+
+    SnapshotTaskWriter late = SnapshotTaskWriter.open(ds, handle, 1 << 20);
+    late.put(Bytes.toBytes("late"), "d", v, new byte[][] {Bytes.toBytes("x")});
+    SnapshotInfo published = driver.countStoredRows().commit();
+    assertThrows(SnapshotNotAvailableException.class, late::close, "the batch is checked as any other");
+    assertEquals(Map.of("a", "1", "b", "2", "c", "3"), read(ds));
+    assertEquals(3, published.rowCount());
+  }
 }

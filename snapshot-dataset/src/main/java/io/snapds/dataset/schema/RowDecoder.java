@@ -1,0 +1,188 @@
+package io.snapds.dataset.schema;
+
+import io.snapds.dataset.SnapshotRow;
+import java.math.BigDecimal;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Reads rows field by field as primitives, for an engine with typed rows of its own (Spark's
+ * {@code InternalRow}): the values {@link RowCodec#decode} gives, with the same checks on stored
+ * bytes, without a record or a Java object per value. {@link #read} a row, then get each field by
+ * its index in {@link Schema#fields()} with the getter of its type's primitive form (days for a
+ * date, microseconds for a timestamp, UTF-8 for a string), after {@link #isNull}.
+ *
+ * <p>Holds one row at a time: one decoder per thread (a task).
+ */
+public final class RowDecoder {
+  private final Field[] fields;
+  private final byte[] family;
+  private final byte[][] qualifiers;
+  /** Key fields' indexes in key order, up to the last one a reader asks for. */
+  private final int[] keyFields;
+  /** Non-key fields a reader asks for. */
+  private final int[] cellFields;
+  /** The current row: a key field's primitive (as a long), or its bytes; a cell's bytes. */
+  private final long[] primitives;
+  private final byte[][] bytes;
+
+  /**
+   * @param family the column family of the cells
+   * @param read the indexes (in {@link Schema#fields()}) of the fields the reader gets; only these
+   *     are decoded
+   */
+  public RowDecoder(Schema schema, String family, int[] read) {
+    List<Field> all = schema.fields();
+    this.fields = all.toArray(new Field[0]);
+    this.family = Bytes.toBytes(family);
+    this.qualifiers = new byte[fields.length][];
+    for (int i = 0; i < fields.length; i++) {
+      qualifiers[i] = Bytes.toBytes(fields[i].name());
+    }
+    List<Field> keys = schema.keyFields();
+    int lastKey = -1;
+    int cells = 0;
+    for (int f : read) {
+      if (fields[f].isKey()) {
+        lastKey = Math.max(lastKey, keys.indexOf(fields[f]));
+      } else {
+        cells++;
+      }
+    }
+    this.keyFields = new int[lastKey + 1];
+    for (int k = 0; k <= lastKey; k++) {
+      keyFields[k] = all.indexOf(keys.get(k));
+    }
+    this.cellFields = new int[cells];
+    int n = 0;
+    for (int f : read) {
+      if (!fields[f].isKey()) {
+        cellFields[n++] = f;
+      }
+    }
+    this.primitives = new long[fields.length];
+    this.bytes = new byte[fields.length][];
+  }
+
+  /**
+   * Reads a row: the getters return its values until the next call.
+   *
+   * @param key the row's key, or null when {@link #needsKey()} is false
+   * @param row the row's cells, or null when only key fields are read
+   * @throws InvalidValueException if the key does not decode, naming the field where it failed
+   */
+  public void read(byte[] key, SnapshotRow row) {
+    if (keyFields.length > 0) {
+      readKey(key);
+    }
+    for (int f : cellFields) {
+      bytes[f] = row.value(family, qualifiers[f]);
+    }
+  }
+
+  /** Whether this decoder reads a key field, so that {@link #read} needs the row's key. */
+  public boolean needsKey() {
+    return keyFields.length > 0;
+  }
+
+  private void readKey(byte[] key) {
+    ByteBuffer in = ByteBuffer.wrap(key);
+    for (int f : keyFields) {
+      Field field = fields[f];
+      try {
+        switch (field.type().kind()) {
+          case BOOLEAN -> {
+            byte b = in.get();
+            if (b != 0 && b != 1) {
+              throw KeyCodec.corrupt(field, key, "byte " + b + " is not a boolean");
+            }
+            primitives[f] = b;
+          }
+          case INT, DATE -> primitives[f] = KeyCodec.unorderedInt(in.getInt());
+          case LONG, TIMESTAMP, TIMESTAMPTZ -> primitives[f] = KeyCodec.unorderedLong(in.getLong());
+          case FLOAT -> primitives[f] = Float.floatToRawIntBits(KeyCodec.unorderedFloat(in.getInt()));
+          case DOUBLE -> primitives[f] = Double.doubleToRawLongBits(KeyCodec.unorderedDouble(in.getLong()));
+          case STRING -> {
+            byte[] s = KeyCodec.readEscaped(in, field, key);
+            ValueCodec.checkStoredUtf8(field, s);
+            bytes[f] = s;
+          }
+          case BYTES -> bytes[f] = KeyCodec.readEscaped(in, field, key);
+          default -> throw new SchemaException(field.name(), "key field '" + field.name() + "' has type "
+              + field.type() + ", which keys do not support");
+        }
+      } catch (BufferUnderflowException e) {
+        throw KeyCodec.corrupt(field, key, "the key ends inside this field");
+      }
+    }
+  }
+
+  /**
+   * Whether the field is null in the current row (a key field never is).
+   *
+   * @throws InvalidValueException if a non-null field has no cell
+   */
+  public boolean isNull(int field) {
+    if (fields[field].isKey() || bytes[field] != null) {
+      return false;
+    }
+    if (!fields[field].isNullable()) {
+      throw new InvalidValueException(fields[field].name(), null, "non-null field '" + fields[field].name()
+          + "' (" + fields[field].type() + ") has no cell");
+    }
+    return true;
+  }
+
+  public boolean getBoolean(int field) {
+    return fields[field].isKey() ? primitives[field] == 1 : ValueCodec.decodeBoolean(fields[field], bytes[field]);
+  }
+
+  /** An int field, or a date field's days since 1970-01-01. */
+  public int getInt(int field) {
+    return fields[field].isKey() ? (int) primitives[field] : ValueCodec.decodeInt(fields[field], bytes[field]);
+  }
+
+  /** A long field, or a timestamp field's microseconds since 1970-01-01T00:00. */
+  public long getLong(int field) {
+    return fields[field].isKey() ? primitives[field] : ValueCodec.decodeLong(fields[field], bytes[field]);
+  }
+
+  public float getFloat(int field) {
+    return Float.intBitsToFloat(fields[field].isKey() ? (int) primitives[field]
+        : ValueCodec.decodeInt(fields[field], bytes[field]));
+  }
+
+  public double getDouble(int field) {
+    return Double.longBitsToDouble(fields[field].isKey() ? primitives[field]
+        : ValueCodec.decodeLong(fields[field], bytes[field]));
+  }
+
+  /**
+   * A string field's UTF-8 bytes (the stored ones: not to be changed).
+   *
+   * @throws InvalidValueException if they are not UTF-8
+   */
+  public byte[] getUtf8(int field) {
+    byte[] b = bytes[field];
+    if (!fields[field].isKey()) {
+      ValueCodec.checkStoredUtf8(fields[field], b);
+    }
+    return b;
+  }
+
+  /** A bytes field's value (the stored bytes: not to be changed). */
+  public byte[] getBytes(int field) {
+    return bytes[field];
+  }
+
+  /**
+   * A decimal field's value.
+   *
+   * @throws InvalidValueException if the stored bytes are no decimal of the field's type
+   */
+  public BigDecimal getDecimal(int field) {
+    return (BigDecimal) ValueCodec.decode(fields[field], bytes[field]);
+  }
+}
