@@ -66,6 +66,9 @@ final class SnapshotReaderFactory implements PartitionReaderFactory {
   }
 
   private static final class Reader implements PartitionReader<InternalRow> {
+    /** The row of a query that reads no column (Spark lets a reader return one row object again). */
+    private static final InternalRow NO_COLUMNS = new GenericInternalRow(new Object[0]);
+
     private final Connection connection;
     private final SplitReader reader;
     private final Field[] fields;
@@ -94,12 +97,14 @@ final class SnapshotReaderFactory implements PartitionReaderFactory {
         return false;
       }
       fetched++;
+      if (fields.length == 0) { // count(*) reads no column: nothing to decode
+        current = NO_COLUMNS;
+        return true;
+      }
+      decoder.read(decoder.needsKey() ? reader.key() : null, keysOnly ? null : reader.row());
       Object[] values = new Object[fields.length];
-      if (values.length > 0) { // count(*) reads no column: nothing to decode
-        decoder.read(decoder.needsKey() ? reader.key() : null, keysOnly ? null : reader.row());
-        for (int i = 0; i < fields.length; i++) {
-          values[i] = value(i);
-        }
+      for (int i = 0; i < fields.length; i++) {
+        values[i] = value(i);
       }
       current = new GenericInternalRow(values);
       return true;

@@ -113,7 +113,7 @@ public final class SplitReader implements Closeable {
       return false;
     }
     row = DataTable.toRow(keys, r);
-    key = row.key();
+    key = null; // copied out of the row's first cell only if asked for (a count never asks)
     return true;
   }
 
@@ -145,7 +145,10 @@ public final class SplitReader implements Closeable {
 
   /** The current row's user key (without the snapshot prefix). */
   public byte[] key() {
-    checkState(key != null, "no current row: call next() first");
+    checkState(row != null, "no current row: call next() first");
+    if (key == null) {
+      key = row.key();
+    }
     return key;
   }
 
