@@ -72,7 +72,7 @@ public final class CompositeDatasetAdmin {
   /** True when all three tables exist. */
   public boolean exists() {
     return run("check", admin -> {
-      for (TableAdmin part : parts(admin, null)) {
+      for (TableAdmin part : parts(admin, null).all()) {
         if (!part.exists()) {
           return false;
         }
@@ -96,8 +96,8 @@ public final class CompositeDatasetAdmin {
    */
   public void create(DatasetProperties properties) {
     run("create", admin -> {
-      List<TableAdmin> parts = parts(admin, properties);
-      for (TableAdmin part : parts) {
+      Parts parts = parts(admin, properties);
+      for (TableAdmin part : parts.all()) {
         if (part.exists()) {
           throw new DatasetAlreadyExistsException(dataset);
         }
@@ -112,7 +112,7 @@ public final class CompositeDatasetAdmin {
       try {
         // the metadata table first, with its first commit: no writer can begin (the data and lock
         // tables do not exist yet) before the key numbers continue above the dropped incarnations'
-        TableAdmin metadata = parts.get(1); // parts: data, metadata, lock
+        TableAdmin metadata = parts.metadata();
         metadata.create();
         created.add(metadata);
         writeProperties(properties);
@@ -123,7 +123,7 @@ public final class CompositeDatasetAdmin {
             return null;
           });
         }
-        for (TableAdmin part : parts) {
+        for (TableAdmin part : parts.all()) {
           if (part != metadata) {
             part.create();
             created.add(part);
@@ -197,7 +197,7 @@ public final class CompositeDatasetAdmin {
     if (format < PropertiesCodec.MIN_FORMAT_VERSION) {
       // format 1 has no outbox, counter or mark to keep, and no library that opens it runs: empty all three
       run("truncate", admin -> {
-        for (TableAdmin part : parts(admin, properties)) {
+        for (TableAdmin part : parts(admin, properties).all()) {
           part.truncate();
         }
         writeProperties(properties, PropertiesCodec.MIN_FORMAT_VERSION);
@@ -226,7 +226,7 @@ public final class CompositeDatasetAdmin {
       locks.breakLock(io.snapds.dataset.NewSnapshot.lockName(build.sourceKey().orElse(null)), build.fencingToken());
     }
     run("truncate", admin -> {
-      parts(admin, properties).get(0).truncate(); // the data table
+      parts(admin, properties).data().truncate();
       return null;
     });
     store.update("finish truncate", view -> {
@@ -263,7 +263,7 @@ public final class CompositeDatasetAdmin {
       }
     }
     run("upgrade", admin -> {
-      for (TableAdmin part : parts(admin, properties)) {
+      for (TableAdmin part : parts(admin, properties).all()) {
         part.upgrade();
       }
       return null;
@@ -378,7 +378,7 @@ public final class CompositeDatasetAdmin {
         // before any table goes: a create of this name numbers above every number given
         DroppedKeyNumbers.raise(admin, connection, dataset, RawMetadata.highestKeyNumber(connection, dataset));
       }
-      for (TableAdmin part : parts(admin, null)) {
+      for (TableAdmin part : parts(admin, null).all()) {
         part.drop();
       }
       return null;
@@ -459,7 +459,14 @@ public final class CompositeDatasetAdmin {
         CommitClock.TRANSACTION_MANAGER);
   }
 
-  private List<TableAdmin> parts(Admin admin, DatasetProperties properties) {
+  /** A dataset's three tables, each with its families. */
+  private record Parts(TableAdmin data, TableAdmin metadata, TableAdmin lock) {
+    List<TableAdmin> all() {
+      return List.of(data, metadata, lock);
+    }
+  }
+
+  private Parts parts(Admin admin, DatasetProperties properties) {
     List<ColumnFamilyDescriptor> dataFamilies = new ArrayList<>();
     if (properties != null) {
       for (String f : properties.families()) {
@@ -477,7 +484,7 @@ public final class CompositeDatasetAdmin {
     // reader pins have a family of their own, so that readers may write them and nothing else
     ColumnFamilyDescriptor pins = ColumnFamilyDescriptorBuilder.newBuilder(LockTable.PIN_FAMILY)
         .setMaxVersions(1).setInMemory(true).setNewVersionBehavior(true).build();
-    return List.of(
+    return new Parts(
         new HBaseTableAdmin(admin, dataset.dataTable(), dataFamilies),
         new HBaseTableAdmin(admin, dataset.metaTable(), List.of(meta)),
         new HBaseTableAdmin(admin, dataset.lockTable(), List.of(lock, pins)));
