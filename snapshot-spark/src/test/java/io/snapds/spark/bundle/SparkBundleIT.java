@@ -2,7 +2,6 @@ package io.snapds.spark.bundle;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class SparkBundleIT {
   @Test
   void theReadmeExampleRunsWithTheBundleAndSparksJarsOnly() throws Exception {
-    Path bundle = bundleJar();
+    Path bundle = SparkChildJvm.bundleJar();
     try (ReadmeExampleCluster cluster = ReadmeExampleCluster.start()) {
       List<String> classPath = new ArrayList<>();
       classPath.add(bundle.toString());
@@ -33,15 +32,6 @@ class SparkBundleIT {
           "the connector came from the bundle: " + out);
       assertTrue(out.stream().anyMatch(l -> l.startsWith("result: hbase client from") && l.endsWith("-bundle.jar")),
           "HBase's client came from the bundle: " + out);
-    }
-  }
-
-  private static Path bundleJar() throws Exception {
-    try (var files = Files.list(Path.of("target"))) {
-      return files.filter(f -> f.getFileName().toString().startsWith("snapshot-spark-")
-          && f.getFileName().toString().endsWith("-bundle.jar")).findFirst().orElseThrow(
-              () -> new IllegalStateException("no snapshot-spark-*-bundle.jar in target/: run the package phase first"))
-          .toAbsolutePath();
     }
   }
 }

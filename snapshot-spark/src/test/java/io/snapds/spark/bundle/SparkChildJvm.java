@@ -48,6 +48,16 @@ final class SparkChildJvm {
     return Path.of(ReadmeExampleMain.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
   }
 
+  /** The connector's {@code snapshot-spark-<version>-bundle.jar} in {@code target/}, which the package phase builds. */
+  static Path bundleJar() throws Exception {
+    try (var files = Files.list(Path.of("target"))) {
+      return files.filter(f -> f.getFileName().toString().startsWith("snapshot-spark-")
+          && f.getFileName().toString().endsWith("-bundle.jar")).findFirst().orElseThrow(
+              () -> new IllegalStateException("no snapshot-spark-*-bundle.jar in target/: run the package phase first"))
+          .toAbsolutePath();
+    }
+  }
+
   /**
    * Runs {@code java -cp CLASS_PATH ARGS...} (with the JDK 17 flags of the build's tests) and the
    * environment variables given, its output in a log file under {@code target/}; fails if it did
@@ -55,6 +65,20 @@ final class SparkChildJvm {
    */
   static List<String> run(String logPrefix, List<String> jvmOptions, List<String> classPath, List<String> args,
       Map<String, String> environment) throws Exception {
+    return results(output(logPrefix, jvmOptions, classPath, args, environment, null));
+  }
+
+  /** The {@code result: } lines of a child's output. */
+  static List<String> results(List<String> output) {
+    return output.stream().filter(l -> l.startsWith("result: ")).toList();
+  }
+
+  /**
+   * As {@link #run}, with the file {@code input} (unless null) as the child's standard input; returns
+   * every line of its output (standard output and error).
+   */
+  static List<String> output(String logPrefix, List<String> jvmOptions, List<String> classPath, List<String> args,
+      Map<String, String> environment, Path input) throws Exception {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx1g"));
     command.addAll(Arrays.asList(System.getProperty("snapds.jdk17.flags", "").trim().split("\\s+")));
@@ -65,6 +89,9 @@ final class SparkChildJvm {
     Path log = Files.createTempFile(Path.of("target"), logPrefix, ".log");
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().putAll(environment);
+    if (input != null) {
+      builder.redirectInput(input.toFile());
+    }
     Process child = builder.start();
     if (!child.waitFor(10, TimeUnit.MINUTES)) {
       child.destroyForcibly();
@@ -74,6 +101,6 @@ final class SparkChildJvm {
     List<String> shown = lines.stream().filter(l -> !l.isBlank()).toList();
     assertEquals(0, child.exitValue(), "the child JVM failed; the end of its output (" + log + "):\n"
         + String.join("\n", shown.subList(Math.max(0, shown.size() - 200), shown.size())));
-    return lines.stream().filter(l -> l.startsWith("result: ")).toList();
+    return lines;
   }
 }
