@@ -11,10 +11,20 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -146,17 +156,86 @@ class ServerModeTest {
     assertEquals(2, scan.outLines().size(), scan.toString());
   }
 
+  /** The pid in the home's announcement, 0 while there is none. */
+  private static long announcedPid() {
+    try {
+      return serverPid();
+    } catch (IOException | RuntimeException e) {
+      return 0; // none, or deleted by a starting server while read
+    }
+  }
+
+  private static String announced(String key) throws IOException {
+    Properties p = new Properties();
+    try (var in = Files.newBufferedReader(home.resolve("server.properties"))) {
+      p.load(in);
+    }
+    return p.getProperty(key);
+  }
+
+  /** The sessions that own an ephemeral node in the home server's ZooKeeper (on {@code port}). */
+  private static Set<Long> ephemeralOwners(int port) throws Exception {
+    CountDownLatch connected = new CountDownLatch(1);
+    ZooKeeper zk = new ZooKeeper("127.0.0.1:" + port, 30_000, e -> {
+      if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
+        connected.countDown();
+      }
+    });
+    try {
+      assertTrue(connected.await(1, TimeUnit.MINUTES), "no ZooKeeper on port " + port);
+      Set<Long> owners = new HashSet<>();
+      Deque<String> paths = new ArrayDeque<>(List.of("/"));
+      while (!paths.isEmpty()) {
+        String path = paths.pop();
+        Stat stat = zk.exists(path, false);
+        if (stat == null) {
+          continue; // deleted meanwhile
+        }
+        if (stat.getEphemeralOwner() != 0) {
+          owners.add(stat.getEphemeralOwner());
+        }
+        try {
+          for (String child : zk.getChildren(path, false)) {
+            paths.push(path.equals("/") ? "/" + child : path + "/" + child);
+          }
+        } catch (KeeperException.NoNodeException e) {
+          // deleted meanwhile
+        }
+      }
+      return owners;
+    } finally {
+      zk.close();
+    }
+  }
+
   @Test
   @Order(3)
   void aKilledServerIsReplacedByTheNextCommandAndKeepsWhatWasCommitted() throws Exception {
     long before = history("shop:b").get(0).get("id").asLong();
     long pid = serverPid();
+    // the killed server's sessions: HBase's master and region server, Tephra's leader election and discovery
+    Set<Long> killedSessions = ephemeralOwners(Integer.parseInt(announced("zookeeper.port")));
+    assertTrue(killedSessions.size() >= 2, killedSessions.toString());
     ProcessHandle server = ProcessHandle.of(pid).orElseThrow();
     server.destroyForcibly(); // SIGKILL: no shutdown hook, no flush, the announcement stays behind
     server.onExit().get();
     assertTrue(Files.exists(home.resolve("server.properties")), "a crashed server leaves its announcement");
 
-    JsonNode snapshots = history("shop:b");
+    Launcher.Running next = start("next", "history", "shop:b", "--json");
+    // the command starts a new server over the same files; when that one announces itself ready, no
+    // node of the killed one's sessions is left in its ZooKeeper (they would keep the new master from
+    // becoming active, and send Tephra's clients to the dead service, until they time out)
+    while (announcedPid() == pid || announcedPid() == 0) {
+      assertTrue(next.process().isAlive(), "the command ended before a server announced itself: "
+          + Files.readString(next.err()));
+      Thread.sleep(100);
+    }
+    Set<Long> left = new HashSet<>(ephemeralOwners(Integer.parseInt(announced("zookeeper.port"))));
+    left.retainAll(killedSessions);
+    assertEquals(Set.of(), left, "sessions of the killed server still own nodes");
+    Cli.Result history = next.result();
+    assertEquals(0, history.exitCode(), history.toString());
+    JsonNode snapshots = JSON.readTree(history.out());
     assertEquals(before, snapshots.get(0).get("id").asLong(), snapshots.toString());
     assertEquals(500, snapshots.get(0).get("rows").asLong());
     assertNotEquals(pid, serverPid(), "a new server");

@@ -1,19 +1,29 @@
 package io.snapds.cli.env;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.LocalHBaseCluster;
 import org.apache.hadoop.hbase.master.HMaster;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
-import org.apache.hadoop.hbase.zookeeper.MiniZooKeeperCluster;
+import org.apache.zookeeper.server.NIOServerCnxnFactory;
+import org.apache.zookeeper.server.ServerCnxnFactory;
+import org.apache.zookeeper.server.ZooKeeperServer;
+import org.apache.zookeeper.server.persistence.FileTxnLog;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * HBase in standalone mode inside this process, the way {@code hbase master start} runs it
@@ -21,15 +31,27 @@ import org.apache.hadoop.hbase.zookeeper.MiniZooKeeperCluster;
  * one region server, ports chosen free) whose root directory is on the local file system under
  * the home. Everything it stores stays there, so the next process finds it again. ZooKeeper, the
  * master and the region server listen on loopback only.
+ *
+ * <p>ZooKeeper's sessions are stored with its data, so a ZooKeeper started over the files of a
+ * process that was killed would keep that process's sessions, and their ephemeral nodes, until
+ * each session times out: the old master's (10 s: the new master waits to become active) and
+ * the old transaction service's leader election and discovery nodes (30 s: the new service
+ * cannot lead, and clients are sent to the dead one's address and back off). Every session
+ * found in the files belongs to a process that is gone (whoever starts this holds the
+ * {@link HomeLock}, and the new ZooKeeper has served no client yet), so they are closed before
+ * HBase starts.
  */
 public final class EmbeddedHBase implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedHBase.class);
+  /** ZooKeeper's tick (its session timeouts are 2 to 20 ticks), as HBase's standalone mode runs it. */
+  private static final int ZOOKEEPER_TICK_MS = 2_000;
 
-  private final MiniZooKeeperCluster zookeeper;
+  private final InProcessZooKeeper zookeeper;
   private final LocalHBaseCluster cluster;
   private final Configuration conf;
 
-  private EmbeddedHBase(MiniZooKeeperCluster zookeeper, LocalHBaseCluster cluster, Configuration conf) {
+  private EmbeddedHBase(InProcessZooKeeper zookeeper, LocalHBaseCluster cluster, Configuration conf) {
     this.zookeeper = zookeeper;
     this.cluster = cluster;
     this.conf = conf;
@@ -38,16 +60,17 @@ public final class EmbeddedHBase implements AutoCloseable {
   /** Starts ZooKeeper and HBase over {@code home} and waits until the master is initialized. */
   public static EmbeddedHBase start(Path home) throws IOException, InterruptedException {
     Configuration conf = configuration(home);
-    MiniZooKeeperCluster zookeeper = new MiniZooKeeperCluster(conf);
-    int zkPort = zookeeper.startup(home.resolve("zookeeper").toFile());
-    conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, zkPort);
+    InProcessZooKeeper zookeeper = InProcessZooKeeper.start(home.resolve("zookeeper").resolve("zookeeper_0"),
+        InetAddress.getLoopbackAddress().getHostAddress(), conf.getInt(HConstants.ZOOKEEPER_MAX_CLIENT_CNXNS,
+            HConstants.DEFAULT_ZOOKEPER_MAX_CLIENT_CNXNS));
+    conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, zookeeper.port());
     LocalHBaseCluster cluster;
     try {
       cluster = new LocalHBaseCluster(conf, 1, 1, HMaster.class, HRegionServer.class);
       cluster.startup();
       awaitMasterInitialized(cluster);
     } catch (IOException | InterruptedException | RuntimeException e) {
-      zookeeper.shutdown();
+      zookeeper.close();
       throw e;
     }
     return new EmbeddedHBase(zookeeper, cluster, conf);
@@ -120,11 +143,62 @@ public final class EmbeddedHBase implements AutoCloseable {
     try {
       cluster.shutdown();
       cluster.join();
-      zookeeper.shutdown();
-    } catch (IOException e) {
-      // the process is ending
+      zookeeper.close();
     } finally {
       System.setOut(stdout);
+    }
+  }
+
+  /** The ZooKeeper server of this process (standalone, one server, on loopback, a free port). */
+  private static final class InProcessZooKeeper implements AutoCloseable {
+    private final ZooKeeperServer server;
+    private final ServerCnxnFactory connections;
+
+    private InProcessZooKeeper(ZooKeeperServer server, ServerCnxnFactory connections) {
+      this.server = server;
+      this.connections = connections;
+    }
+
+    /**
+     * Starts it over {@code dir} (the directory HBase's {@code MiniZooKeeperCluster} used before,
+     * so a home keeps its data) and closes the sessions found there.
+     */
+    static InProcessZooKeeper start(Path dir, String address, int maxConnections)
+        throws IOException, InterruptedException {
+      Files.createDirectories(dir);
+      FileTxnLog.setPreallocSize(100 * 1024); // 100 KB log files, not 64 MB ones: HBase's use is small
+      File files = dir.toFile();
+      ZooKeeperServer server = new ZooKeeperServer(files, files, ZOOKEEPER_TICK_MS);
+      ServerCnxnFactory connections = new NIOServerCnxnFactory();
+      connections.configure(new InetSocketAddress(address, 0), maxConnections);
+      try {
+        connections.startup(server); // loads the files, sessions included
+      } catch (IOException | InterruptedException | RuntimeException e) {
+        connections.shutdown();
+        throw e;
+      }
+      List<Long> left = new ArrayList<>(server.getZKDatabase().getSessions());
+      for (long session : left) {
+        server.closeSession(session); // deletes its ephemeral nodes, as its expiry would
+      }
+      if (!left.isEmpty()) {
+        LOG.info("closed {} ZooKeeper session(s) of the process that used {} before", left.size(), dir);
+      }
+      return new InProcessZooKeeper(server, connections);
+    }
+
+    int port() {
+      return connections.getLocalPort();
+    }
+
+    @Override
+    public void close() {
+      connections.shutdown(); // stops the server too
+      try {
+        server.getZKDatabase().close();
+      } catch (IOException e) {
+        // the process is ending
+      }
     }
   }
 }
