@@ -39,6 +39,7 @@ import picocli.CommandLine;
  */
 @ExtendWith(MiniClusterExtension.class)
 class ClusterEnvironmentTest {
+  private static final String PROBE_TIMEOUT_MS = "snapds.cluster.probe.timeout.ms";
   private static ZKClientService zk;
   private static TransactionService txService;
   private static String quorum;
@@ -125,10 +126,22 @@ class ClusterEnvironmentTest {
     try (ServerSocket s = new ServerSocket(0)) {
       closedPort = s.getLocalPort();
     }
-    Cli.Result r = run("--zookeeper", "localhost:" + closedPort, "--local-tx", dir.toString(), "list");
-    assertEquals(ExitCodes.UNAVAILABLE, r.exitCode(), r.toString());
-    assertTrue(r.err().startsWith("snapds: cannot reach HBase at ZooKeeper localhost:" + closedPort + ": "), r.err());
-    assertEquals(1, r.err().split("\n").length, r.err());
+    // no ZooKeeper answers there: the command gives up at the probe's deadline, 20 s unless set
+    System.setProperty(PROBE_TIMEOUT_MS, "2000");
+    try {
+      Cli.Result r = run("--zookeeper", "localhost:" + closedPort, "--local-tx", dir.toString(), "list");
+      assertEquals(ExitCodes.UNAVAILABLE, r.exitCode(), r.toString());
+      assertTrue(r.err().startsWith("snapds: cannot reach HBase at ZooKeeper localhost:" + closedPort + ": "), r.err());
+      assertEquals(1, r.err().split("\n").length, r.err());
+
+      System.setProperty(PROBE_TIMEOUT_MS, "soon");
+      Cli.Result bad = run("--zookeeper", "localhost:" + closedPort, "--local-tx", dir.toString(), "list");
+      assertEquals(ExitCodes.UNAVAILABLE, bad.exitCode(), bad.toString());
+      assertEquals("snapds: bad snapds.cluster.probe.timeout.ms 'soon': a number of milliseconds above 0\n",
+          bad.err());
+    } finally {
+      System.clearProperty(PROBE_TIMEOUT_MS);
+    }
   }
 
   private static String[] concat(String[] a, String... b) {

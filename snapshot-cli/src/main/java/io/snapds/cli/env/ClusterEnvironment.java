@@ -23,8 +23,13 @@ import org.apache.tephra.TransactionSystemClient;
  * manager in this process whose state lives in the given directory (only for a single user).
  */
 final class ClusterEnvironment implements Environment {
-  /** How long the first contact with HBase may take before the cluster counts as unreachable. */
-  private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(20);
+  /**
+   * How long the first contact with HBase may take before the cluster counts as unreachable, in
+   * milliseconds: a system property ({@code SNAPDS_JAVA_OPTS=-Dsnapds.cluster.probe.timeout.ms=...}),
+   * {@value #DEFAULT_PROBE_TIMEOUT_MS} unless set. A test of an unreachable quorum sets it short.
+   */
+  static final String PROBE_TIMEOUT_MS = "snapds.cluster.probe.timeout.ms";
+  private static final long DEFAULT_PROBE_TIMEOUT_MS = 20_000;
 
   private final Connection connection;
   private final TransactionSystemClient txClient;
@@ -47,7 +52,7 @@ final class ClusterEnvironment implements Environment {
     Configuration conf = configuration(options);
     String where = options.hbaseSite().map(p -> "HBase of " + p)
         .orElseGet(() -> "HBase at ZooKeeper " + options.zookeeper().orElseThrow());
-    Connection connection = connectAndProbe(conf, where);
+    Connection connection = connectAndProbe(conf, where, probeTimeout());
     try {
       if (options.txService().isPresent()) {
         TxServiceConnection tephra = TxServiceConnection.connect(options.txService().get(), conf);
@@ -111,7 +116,26 @@ final class ClusterEnvironment implements Environment {
     return conf;
   }
 
-  private static Connection connectAndProbe(Configuration conf, String where) {
+  /** The {@link #PROBE_TIMEOUT_MS} system property, or its default. */
+  static Duration probeTimeout() {
+    String value = System.getProperty(PROBE_TIMEOUT_MS);
+    if (value == null) {
+      return Duration.ofMillis(DEFAULT_PROBE_TIMEOUT_MS);
+    }
+    long ms;
+    try {
+      ms = Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      ms = 0;
+    }
+    if (ms <= 0) {
+      throw new EnvironmentException("bad " + PROBE_TIMEOUT_MS + " '" + value
+          + "': a number of milliseconds above 0");
+    }
+    return Duration.ofMillis(ms);
+  }
+
+  private static Connection connectAndProbe(Configuration conf, String where, Duration timeout) {
     CompletableFuture<Connection> probe = new CompletableFuture<>();
     Thread prober = new Thread(() -> {
       try {
@@ -132,11 +156,12 @@ final class ClusterEnvironment implements Environment {
     prober.setDaemon(true);
     prober.start();
     try {
-      return probe.get(PROBE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+      return probe.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       probe.cancel(true);
-      throw new EnvironmentException("cannot reach " + where + ": no answer within " + PROBE_TIMEOUT.toSeconds()
-          + " s (is the quorum right, and HBase running?)");
+      String within = timeout.toMillis() % 1000 == 0 ? timeout.toSeconds() + " s" : timeout.toMillis() + " ms";
+      throw new EnvironmentException("cannot reach " + where + ": no answer within " + within
+          + " (is the quorum right, and HBase running?)");
     } catch (ExecutionException e) {
       throw new EnvironmentException("cannot reach " + where + ": " + firstLine(e.getCause()), e.getCause());
     } catch (InterruptedException e) {
