@@ -32,9 +32,19 @@ final class InternalRowEncoder {
   /**
    * The row key and cells of {@code row}.
    *
-   * @throws io.snapds.dataset.schema.InvalidValueException naming the field whose value does not fit
+   * @throws io.snapds.dataset.schema.InvalidValueException naming the field whose value does not
+   *     fit (a string whose bytes are not UTF-8, as Spark's {@code CAST(binary AS STRING)} can make)
    */
   RowEncoder.EncodedRow encode(InternalRow row) {
+    try {
+      return encodeFields(row);
+    } catch (RuntimeException e) {
+      encoder.reset(); // nothing of a refused row reaches the next one
+      throw e;
+    }
+  }
+
+  private RowEncoder.EncodedRow encodeFields(InternalRow row) {
     for (int i = 0; i < fields.length; i++) {
       int f = fieldIndexes[i];
       if (row.isNullAt(i)) {

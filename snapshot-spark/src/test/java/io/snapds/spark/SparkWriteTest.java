@@ -142,6 +142,34 @@ class SparkWriteTest {
     }
   }
 
+  /**
+   * Spark does not check that a string's bytes are UTF-8 ({@code CAST(binary AS STRING)} keeps
+   * them as they are): such a value is refused naming its field, as the Java API refuses a lone
+   * surrogate, and nothing is published. (Before the encoder took Spark's bytes, the value went
+   * through a Java string and was stored as U+FFFD.)
+   */
+  @Test
+  void aStringThatIsNotUtf8IsRefusedNamingItsFieldAndNothingIsPublished() {
+    DatasetId id = MiniCluster.uniqueDataset("badutf8");
+    try (SnapshotDataset ds = SparkTests.create(cluster, id, SCHEMA)) {
+      SnapshotId before = SparkTests.writeJava(ds, List.of(Map.of("id", 7L, "name", "n7", "score", 0)));
+      Dataset<Row> bad = spark.range(0, 10, 1, 2).selectExpr("id",
+          "CASE WHEN id = 5 THEN CAST(X'80' AS STRING) ELSE concat('n', id) END AS name", "CAST(0 AS INT) AS score");
+
+      Exception e = assertThrows(Exception.class, () -> bad.write().format("snapds").option("dataset", id.toString())
+          .mode("overwrite").save());
+      Throwable cause = e;
+      while (cause.getCause() != null && !(cause instanceof io.snapds.dataset.schema.InvalidValueException)) {
+        cause = cause.getCause();
+      }
+      assertTrue(cause instanceof io.snapds.dataset.schema.InvalidValueException, String.valueOf(e));
+      assertTrue(cause.getMessage().contains("'name'") && cause.getMessage().contains("not UTF-8"),
+          cause.getMessage());
+      assertEquals(before, ds.currentSnapshot().orElseThrow().id(), "the current snapshot stays");
+      assertEquals(SnapshotState.ABORTED, newest(ds).state());
+    }
+  }
+
   @Test
   void aPartialOverwriteIsRefused() {
     DatasetId id = MiniCluster.uniqueDataset("partial");

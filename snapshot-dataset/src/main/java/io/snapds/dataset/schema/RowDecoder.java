@@ -1,5 +1,7 @@
 package io.snapds.dataset.schema;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import io.snapds.dataset.SnapshotRow;
 import java.math.BigDecimal;
 import java.nio.BufferUnderflowException;
@@ -14,13 +16,18 @@ import org.apache.hadoop.hbase.util.Bytes;
  * its index in {@link Schema#fields()} with the getter of its type's primitive form (days for a
  * date, microseconds for a timestamp, UTF-8 for a string), after {@link #isNull}.
  *
+ * <p>It checks what it reads, as a projection does: the whole key (every key field, and nothing
+ * after the last) whenever a key field is read, and the cells of the fields read. A cell no
+ * requested field names is not looked at, so a missing cell of a non-null field or a corrupt cell
+ * shows only to a reader of that field ({@link RowCodec#decode} reads every field).
+ *
  * <p>Holds one row at a time: one decoder per thread (a task).
  */
 public final class RowDecoder {
   private final Field[] fields;
   private final byte[] family;
   private final byte[][] qualifiers;
-  /** Key fields' indexes in key order, up to the last one a reader asks for. */
+  /** Key fields' indexes in key order: all of them when a reader asks for one, else none. */
   private final int[] keyFields;
   /** Non-key fields a reader asks for. */
   private final int[] cellFields;
@@ -42,19 +49,16 @@ public final class RowDecoder {
       qualifiers[i] = Bytes.toBytes(fields[i].name());
     }
     List<Field> keys = schema.keyFields();
-    int lastKey = -1;
+    boolean readsKey = false;
     int cells = 0;
     for (int f : read) {
       if (fields[f].isKey()) {
-        lastKey = Math.max(lastKey, keys.indexOf(fields[f]));
+        readsKey = true;
       } else {
         cells++;
       }
     }
-    this.keyFields = new int[lastKey + 1];
-    for (int k = 0; k <= lastKey; k++) {
-      keyFields[k] = all.indexOf(keys.get(k));
-    }
+    this.keyFields = readsKey ? keys.stream().mapToInt(all::indexOf).toArray() : new int[0];
     this.cellFields = new int[cells];
     int n = 0;
     for (int f : read) {
@@ -75,8 +79,10 @@ public final class RowDecoder {
    */
   public void read(byte[] key, SnapshotRow row) {
     if (keyFields.length > 0) {
+      checkArgument(key != null, "this decoder reads key fields: the row's key must not be null");
       readKey(key);
     }
+    checkArgument(row != null || cellFields.length == 0, "this decoder reads cells: the row must not be null");
     for (int f : cellFields) {
       bytes[f] = row.value(family, qualifiers[f]);
     }
@@ -116,6 +122,10 @@ public final class RowDecoder {
       } catch (BufferUnderflowException e) {
         throw KeyCodec.corrupt(field, key, "the key ends inside this field");
       }
+    }
+    if (in.hasRemaining()) {
+      throw KeyCodec.corrupt(fields[keyFields[keyFields.length - 1]], key,
+          in.remaining() + " bytes after the last key field");
     }
   }
 

@@ -15,8 +15,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  * for a timestamp, UTF-8 for a string, the unscaled value for a decimal) and checks what that form
  * leaves open: a string's bytes are UTF-8, a decimal has at most its precision's digits.
  *
- * <p>Holds one row at a time: one encoder per thread (a task). The arrays {@link #finish()} returns
- * are new for each row.
+ * <p>Holds one row at a time: one encoder per thread (a task). A setter that refuses a value
+ * leaves the fields set before it: {@link #reset()} before the next row. The arrays
+ * {@link #finish()} returns are new for each row; the byte arrays given to {@link #setUtf8} and
+ * {@link #setBytes} are held, not copied, until the row is sent.
  */
 public final class RowEncoder {
   private final Field[] fields;
@@ -51,6 +53,11 @@ public final class RowEncoder {
 
   /** The row of the values set so far: its key, and its cells in one family. */
   public record EncodedRow(byte[] key, byte[][] qualifiers, byte[][] values) {}
+
+  /** Forgets the fields set since the last {@link #finish()}: after a setter refused a value, before the next row. */
+  public void reset() {
+    Arrays.fill(current, null);
+  }
 
   /** A field that is null (the default for one not set). */
   public void setNull(int field) {
@@ -158,7 +165,7 @@ public final class RowEncoder {
       }
       return new EncodedRow(key.toByteArray(), q, v);
     } finally {
-      Arrays.fill(current, null);
+      reset();
     }
   }
 

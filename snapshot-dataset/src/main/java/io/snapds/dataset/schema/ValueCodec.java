@@ -324,6 +324,11 @@ public final class ValueCodec {
       throw invalid(field, value, "has nanoseconds; timestamps keep microseconds");
     }
     try {
+      if (seconds < 0 && nanos > 0) {
+        // the lowest microseconds (from Long.MIN_VALUE) have seconds * 10^6 below the long range:
+        // computed from the next second down, so every long a stored timestamp holds is written back
+        return Math.addExact(Math.multiplyExact(seconds + 1, 1_000_000L), nanos / 1000 - 1_000_000L);
+      }
       return Math.addExact(Math.multiplyExact(seconds, 1_000_000L), nanos / 1000);
     } catch (ArithmeticException e) {
       throw invalid(field, value, "is out of the timestamp range (long microseconds since 1970)");

@@ -107,12 +107,14 @@ public final class SnapshotTaskWriter implements AutoCloseable {
    * checks as {@link #put(SnapshotRow)}. The arrays are held until the batch is sent, not copied:
    * the caller must not change them.
    *
-   * @throws IllegalArgumentException if the arrays differ in length or a cell is null
+   * @throws IllegalArgumentException if the arrays differ in length, are empty, or a cell is null
    */
   public void put(byte[] key, String family, byte[][] qualifiers, byte[][] values) {
     checkNotNull(key, "key must not be null");
     checkArgument(qualifiers.length == values.length, "%s qualifiers for %s values", qualifiers.length,
         values.length);
+    checkArgument(qualifiers.length > 0, "row %s has no cell (a row without cells is not stored)",
+        Bytes.toStringBinary(key));
     long size = key.length;
     for (int i = 0; i < qualifiers.length; i++) {
       if (qualifiers[i] == null || values[i] == null) {

@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -134,6 +133,49 @@ class RowEncoderAndDecoderTest {
     assertTrue(shortKey.getMessage().contains("'id'"), shortKey.getMessage());
   }
 
+  @Test
+  void theLowestTimestampsAreWrittenAsTheyAreReadThroughEveryPath() {
+    Schema s = Schema.parse("at timestamptz key, wall timestamp");
+    RowCodec c = new RowCodec(s, FAMILY);
+    RowEncoder e = new RowEncoder(s);
+    for (long micros : new long[] {Long.MIN_VALUE, -9_223_372_036_854_000_001L, Long.MAX_VALUE}) {
+      SnapshotRow row = c.encode(Map.of("at", ValueCodec.instant(micros), "wall", ValueCodec.localDateTime(micros)));
+      e.setLong(0, micros);
+      e.setLong(1, micros);
+      RowEncoder.EncodedRow got = e.finish();
+      assertArrayEquals(row.key(), got.key());
+      assertEquals(cells(row), cells(got));
+      assertEquals(ValueCodec.instant(micros), c.decode(row).getInstant("at"));
+    }
+  }
+
+  @Test
+  void aRefusedRowLeavesNothingToTheNextAfterReset() {
+    Schema s = Schema.parse("id long key, a string, b string");
+    RowEncoder e = new RowEncoder(s);
+    e.setLong(0, 1);
+    e.setUtf8(1, Bytes.toBytes("stale"));
+    assertThrows(InvalidValueException.class, () -> e.setUtf8(2, new byte[] {(byte) 0x80}));
+    e.reset();
+    e.setLong(0, 2);
+    assertEquals(cells(new RowCodec(s, FAMILY).encode(Map.of("id", 2L))), cells(e.finish()));
+  }
+
+  @Test
+  void aKeyWithBytesAfterItsLastFieldIsRefusedWhicheverKeyFieldIsRead() {
+    Schema s = Schema.parse("a int key, b string key, v int");
+    byte[] good = new RowCodec(s, FAMILY).rowKey(List.of(1, "x"));
+    byte[] longer = Bytes.add(good, new byte[] {9, 9});
+    RowDecoder onlyA = new RowDecoder(s, FAMILY, new int[] {0});
+    InvalidValueException e = assertThrows(InvalidValueException.class, () -> onlyA.read(longer, null));
+    assertTrue(e.getMessage().contains("2 bytes after the last key field"), e.getMessage());
+    onlyA.read(good, null);
+    assertEquals(1, onlyA.getInt(0));
+    RowDecoder noKey = new RowDecoder(s, FAMILY, new int[] {2});
+    IllegalArgumentException noRow = assertThrows(IllegalArgumentException.class, () -> noKey.read(null, null));
+    assertTrue(noRow.getMessage().contains("the row must not be null"), noRow.getMessage());
+  }
+
   private void set(int f, Field field, Object v) {
     if (v == null) {
       encoder.setNull(f);
@@ -144,8 +186,8 @@ class RowEncoderAndDecoderTest {
       case INT -> encoder.setInt(f, (Integer) v);
       case DATE -> encoder.setInt(f, (int) ((LocalDate) v).toEpochDay());
       case LONG -> encoder.setLong(f, (Long) v);
-      case TIMESTAMP -> encoder.setLong(f, micros(((LocalDateTime) v).toInstant(ZoneOffset.UTC)));
-      case TIMESTAMPTZ -> encoder.setLong(f, micros((Instant) v));
+      case TIMESTAMP -> encoder.setLong(f, ValueCodec.micros(field, (LocalDateTime) v));
+      case TIMESTAMPTZ -> encoder.setLong(f, ValueCodec.micros(field, (Instant) v));
       case FLOAT -> encoder.setFloat(f, (Float) v);
       case DOUBLE -> encoder.setDouble(f, (Double) v);
       case STRING -> encoder.setUtf8(f, ((String) v).getBytes(StandardCharsets.UTF_8));
@@ -249,10 +291,17 @@ class RowEncoderAndDecoderTest {
         yield new BigDecimal(random.nextBoolean() ? unscaled.negate() : unscaled, t.scale());
       }
       case DATE -> LocalDate.ofEpochDay(random.nextInt(200_000) - 100_000);
-      case TIMESTAMP -> LocalDateTime.ofEpochSecond(random.nextInt() * 10L, random.nextInt(1_000_000) * 1000,
-          ZoneOffset.UTC);
-      case TIMESTAMPTZ -> Instant.ofEpochSecond(random.nextInt() * 10L, random.nextInt(1_000_000) * 1000L);
+      case TIMESTAMP -> ValueCodec.localDateTime(extreme ? extremeMicros() : random.nextInt() * 10_000_000L
+          + random.nextInt(1_000_000));
+      case TIMESTAMPTZ -> ValueCodec.instant(extreme ? extremeMicros() : random.nextInt() * 10_000_000L
+          + random.nextInt(1_000_000));
     };
+  }
+
+  /** The ends of the timestamp range: every long of microseconds is a timestamp a row may hold. */
+  private long extremeMicros() {
+    return new long[] {Long.MIN_VALUE, Long.MIN_VALUE + 1, -9_223_372_036_854_000_001L, -9_223_372_036_854_000_000L,
+        Long.MAX_VALUE, -1, 0}[random.nextInt(7)];
   }
 
   private String randomString() {
@@ -262,9 +311,5 @@ class RowEncoderAndDecoderTest {
       b.append(pieces[random.nextInt(pieces.length)]);
     }
     return b.toString();
-  }
-
-  private static long micros(Instant t) {
-    return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1_000);
   }
 }

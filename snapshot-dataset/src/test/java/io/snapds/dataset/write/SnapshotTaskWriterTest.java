@@ -115,6 +115,9 @@ class SnapshotTaskWriterTest {
     IllegalArgumentException lengths = assertThrows(IllegalArgumentException.class,
         () -> task.put(Bytes.toBytes("x"), "d", v, new byte[0][]));
     assertEquals("1 qualifiers for 0 values", lengths.getMessage());
+    IllegalArgumentException noCell = assertThrows(IllegalArgumentException.class,
+        () -> task.put(Bytes.toBytes("x"), "d", new byte[0][], new byte[0][]));
+    assertTrue(noCell.getMessage().contains("row x has no cell"), noCell.getMessage());
     IllegalArgumentException nullCell = assertThrows(IllegalArgumentException.class,
         () -> task.put(Bytes.toBytes("x"), "d", v, new byte[][] {null}));
     assertTrue(nullCell.getMessage().contains("row x"), nullCell.getMessage());
