@@ -1,11 +1,13 @@
 package io.snapds.dataset.schema;
 
 import java.io.ByteArrayOutputStream;
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -80,16 +82,90 @@ public final class KeyCodec {
    *     decoding failed
    */
   public List<Object> decode(byte[] rowKey) {
+    Object[] out = new Object[schema.keyFields().size()];
+    parse(rowKey, new Parts() {
+      @Override
+      public void fixed(int keyIndex, Field field, long value) {
+        out[keyIndex] = value(field, value);
+      }
+
+      @Override
+      public void variable(int keyIndex, Field field, byte[] value) {
+        out[keyIndex] = field.type().kind() == Type.Kind.STRING ? new String(value, StandardCharsets.UTF_8) : value;
+      }
+    });
+    return Collections.unmodifiableList(Arrays.asList(out));
+  }
+
+  /** What {@link #parse} finds in a row key, field by field in key order. */
+  interface Parts {
+    /**
+     * A fixed-width field: a boolean's 0 or 1, an int's or a date's days, a long's or a
+     * timestamp's microseconds, a float's or a double's IEEE bits.
+     */
+    void fixed(int keyIndex, Field field, long value);
+
+    /** A string's UTF-8 (checked) or a bytes field's value. */
+    void variable(int keyIndex, Field field, byte[] value);
+  }
+
+  /**
+   * Parses every key field of a row key that {@link #encode} wrote, handing each to {@code parts}
+   * in its primitive form: the one reading of keys, for {@link #decode} and {@link RowDecoder}.
+   *
+   * @throws InvalidValueException if the bytes are not such a key (a bad boolean, a string that is
+   *     not UTF-8, a bad escape, a key that ends inside a field or goes on after the last), naming
+   *     the field where parsing failed
+   */
+  void parse(byte[] rowKey, Parts parts) {
     ByteBuffer in = ByteBuffer.wrap(rowKey);
-    List<Object> out = new ArrayList<>();
-    for (Field f : schema.keyFields()) {
-      out.add(readField(in, f, rowKey));
+    List<Field> keys = schema.keyFields();
+    for (int i = 0; i < keys.size(); i++) {
+      Field f = keys.get(i);
+      try {
+        switch (f.type().kind()) {
+          case BOOLEAN -> {
+            byte b = in.get();
+            if (b != 0 && b != 1) {
+              throw corrupt(f, rowKey, "byte " + b + " is not a boolean");
+            }
+            parts.fixed(i, f, b);
+          }
+          case INT, DATE -> parts.fixed(i, f, unorderedInt(in.getInt()));
+          case LONG, TIMESTAMP, TIMESTAMPTZ -> parts.fixed(i, f, unorderedLong(in.getLong()));
+          case FLOAT -> parts.fixed(i, f, floatBits(in.getInt()));
+          case DOUBLE -> parts.fixed(i, f, doubleBits(in.getLong()));
+          case STRING -> {
+            byte[] utf8 = readEscaped(in, f, rowKey);
+            ValueCodec.checkStoredUtf8(f, utf8);
+            parts.variable(i, f, utf8);
+          }
+          case BYTES -> parts.variable(i, f, readEscaped(in, f, rowKey));
+          default -> throw new SchemaException(f.name(), "key field '" + f.name() + "' has type " + f.type()
+              + ", which keys do not support");
+        }
+      } catch (BufferUnderflowException e) {
+        throw corrupt(f, rowKey, "the key ends inside this field");
+      }
     }
     if (in.hasRemaining()) {
-      throw corrupt(schema.keyFields().get(schema.keyFields().size() - 1), rowKey,
-          in.remaining() + " bytes after the last key field");
+      throw corrupt(keys.get(keys.size() - 1), rowKey, in.remaining() + " bytes after the last key field");
     }
-    return Collections.unmodifiableList(out);
+  }
+
+  /** The Java value of a fixed-width key field {@link #parse} found. */
+  private static Object value(Field f, long v) {
+    return switch (f.type().kind()) {
+      case BOOLEAN -> v == 1;
+      case INT -> (int) v;
+      case DATE -> LocalDate.ofEpochDay(v);
+      case LONG -> v;
+      case TIMESTAMP -> ValueCodec.localDateTime(v);
+      case TIMESTAMPTZ -> ValueCodec.instant(v);
+      case FLOAT -> Float.intBitsToFloat((int) v);
+      case DOUBLE -> Double.longBitsToDouble(v);
+      default -> throw new AssertionError(f);
+    };
   }
 
   private static void writeField(ByteArrayOutputStream out, Field f, Object v) {
@@ -131,33 +207,6 @@ public final class KeyCodec {
     return bits < 0 ? ~bits : bits ^ Long.MIN_VALUE;
   }
 
-  private static Object readField(ByteBuffer in, Field f, byte[] key) {
-    try {
-      switch (f.type().kind()) {
-        case BOOLEAN: {
-          byte b = in.get();
-          if (b != 0 && b != 1) {
-            throw corrupt(f, key, "byte " + b + " is not a boolean");
-          }
-          return b == 1;
-        }
-        case INT: return unorderedInt(in.getInt());
-        case DATE: return LocalDate.ofEpochDay(unorderedInt(in.getInt()));
-        case LONG: return unorderedLong(in.getLong());
-        case TIMESTAMP: return ValueCodec.localDateTime(unorderedLong(in.getLong()));
-        case TIMESTAMPTZ: return ValueCodec.instant(unorderedLong(in.getLong()));
-        case FLOAT: return unorderedFloat(in.getInt());
-        case DOUBLE: return unorderedDouble(in.getLong());
-        case STRING: return ValueCodec.decode(f, readEscaped(in, f, key));
-        case BYTES: return readEscaped(in, f, key);
-        default: throw new SchemaException(f.name(), "key field '" + f.name() + "' has type " + f.type()
-            + ", which keys do not support");
-      }
-    } catch (java.nio.BufferUnderflowException e) {
-      throw corrupt(f, key, "the key ends inside this field");
-    }
-  }
-
   /** The inverse of {@link #orderedInt}. */
   static int unorderedInt(int e) {
     return e ^ Integer.MIN_VALUE;
@@ -168,14 +217,14 @@ public final class KeyCodec {
     return e ^ Long.MIN_VALUE;
   }
 
-  /** The inverse of {@link #orderedFloat}. */
-  static float unorderedFloat(int e) {
-    return Float.intBitsToFloat(e < 0 ? e ^ Integer.MIN_VALUE : ~e);
+  /** The IEEE bits of the float whose {@link #orderedFloat} is {@code e}. */
+  static int floatBits(int e) {
+    return e < 0 ? e ^ Integer.MIN_VALUE : ~e;
   }
 
-  /** The inverse of {@link #orderedDouble}. */
-  static double unorderedDouble(long e) {
-    return Double.longBitsToDouble(e < 0 ? e ^ Long.MIN_VALUE : ~e);
+  /** The IEEE bits of the double whose {@link #orderedDouble} is {@code e}. */
+  static long doubleBits(long e) {
+    return e < 0 ? e ^ Long.MIN_VALUE : ~e;
   }
 
   private static void writeInt(ByteArrayOutputStream out, int v) {
@@ -199,7 +248,7 @@ public final class KeyCodec {
   }
 
   /** The bytes {@link #writeEscaped} wrote at {@code in}'s position, which moves past them. */
-  static byte[] readEscaped(ByteBuffer in, Field f, byte[] key) {
+  private static byte[] readEscaped(ByteBuffer in, Field f, byte[] key) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     while (true) {
       byte x = in.get();
@@ -218,7 +267,7 @@ public final class KeyCodec {
     }
   }
 
-  static InvalidValueException corrupt(Field f, byte[] key, String what) {
+  private static InvalidValueException corrupt(Field f, byte[] key, String what) {
     return new InvalidValueException(f.name(), key, "row key " + Bytes.toStringBinary(key)
         + " does not decode at key field '" + f.name() + "' (" + f.type() + "): " + what);
   }

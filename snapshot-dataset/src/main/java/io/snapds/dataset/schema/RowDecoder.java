@@ -4,8 +4,6 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import io.snapds.dataset.SnapshotRow;
 import java.math.BigDecimal;
-import java.nio.BufferUnderflowException;
-import java.nio.ByteBuffer;
 import java.util.List;
 import org.apache.hadoop.hbase.util.Bytes;
 
@@ -34,6 +32,19 @@ public final class RowDecoder {
   /** The current row: a key field's primitive (as a long), or its bytes; a cell's bytes. */
   private final long[] primitives;
   private final byte[][] bytes;
+  private final KeyCodec keys;
+  /** Puts each key field {@link KeyCodec#parse} finds into the current row. */
+  private final KeyCodec.Parts keyParts = new KeyCodec.Parts() {
+    @Override
+    public void fixed(int keyIndex, Field field, long value) {
+      primitives[keyFields[keyIndex]] = value;
+    }
+
+    @Override
+    public void variable(int keyIndex, Field field, byte[] value) {
+      bytes[keyFields[keyIndex]] = value;
+    }
+  };
 
   /**
    * @param family the column family of the cells
@@ -48,7 +59,7 @@ public final class RowDecoder {
     for (int i = 0; i < fields.length; i++) {
       qualifiers[i] = Bytes.toBytes(fields[i].name());
     }
-    List<Field> keys = schema.keyFields();
+    this.keys = new KeyCodec(schema);
     boolean readsKey = false;
     int cells = 0;
     for (int f : read) {
@@ -58,7 +69,7 @@ public final class RowDecoder {
         cells++;
       }
     }
-    this.keyFields = readsKey ? keys.stream().mapToInt(all::indexOf).toArray() : new int[0];
+    this.keyFields = readsKey ? schema.keyFields().stream().mapToInt(all::indexOf).toArray() : new int[0];
     this.cellFields = new int[cells];
     int n = 0;
     for (int f : read) {
@@ -80,7 +91,7 @@ public final class RowDecoder {
   public void read(byte[] key, SnapshotRow row) {
     if (keyFields.length > 0) {
       checkArgument(key != null, "this decoder reads key fields: the row's key must not be null");
-      readKey(key);
+      keys.parse(key, keyParts);
     }
     checkArgument(row != null || cellFields.length == 0, "this decoder reads cells: the row must not be null");
     for (int f : cellFields) {
@@ -91,42 +102,6 @@ public final class RowDecoder {
   /** Whether this decoder reads a key field, so that {@link #read} needs the row's key. */
   public boolean needsKey() {
     return keyFields.length > 0;
-  }
-
-  private void readKey(byte[] key) {
-    ByteBuffer in = ByteBuffer.wrap(key);
-    for (int f : keyFields) {
-      Field field = fields[f];
-      try {
-        switch (field.type().kind()) {
-          case BOOLEAN -> {
-            byte b = in.get();
-            if (b != 0 && b != 1) {
-              throw KeyCodec.corrupt(field, key, "byte " + b + " is not a boolean");
-            }
-            primitives[f] = b;
-          }
-          case INT, DATE -> primitives[f] = KeyCodec.unorderedInt(in.getInt());
-          case LONG, TIMESTAMP, TIMESTAMPTZ -> primitives[f] = KeyCodec.unorderedLong(in.getLong());
-          case FLOAT -> primitives[f] = Float.floatToRawIntBits(KeyCodec.unorderedFloat(in.getInt()));
-          case DOUBLE -> primitives[f] = Double.doubleToRawLongBits(KeyCodec.unorderedDouble(in.getLong()));
-          case STRING -> {
-            byte[] s = KeyCodec.readEscaped(in, field, key);
-            ValueCodec.checkStoredUtf8(field, s);
-            bytes[f] = s;
-          }
-          case BYTES -> bytes[f] = KeyCodec.readEscaped(in, field, key);
-          default -> throw new SchemaException(field.name(), "key field '" + field.name() + "' has type "
-              + field.type() + ", which keys do not support");
-        }
-      } catch (BufferUnderflowException e) {
-        throw KeyCodec.corrupt(field, key, "the key ends inside this field");
-      }
-    }
-    if (in.hasRemaining()) {
-      throw KeyCodec.corrupt(fields[keyFields[keyFields.length - 1]], key,
-          in.remaining() + " bytes after the last key field");
-    }
   }
 
   /**

@@ -275,12 +275,8 @@ public final class ValueCodec {
       case FLOAT: return Float.intBitsToFloat(decodeInt(field, bytes));
       case DOUBLE: return Double.longBitsToDouble(decodeLong(field, bytes));
       case STRING:
-        try {
-          return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-          throw corrupt(field, bytes, "is not UTF-8");
-        }
+        checkStoredUtf8(field, bytes);
+        return new String(bytes, StandardCharsets.UTF_8);
       case BYTES: return bytes.clone();
       case DECIMAL:
         if (bytes.length == 0) {

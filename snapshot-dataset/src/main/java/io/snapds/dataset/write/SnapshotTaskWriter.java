@@ -88,13 +88,18 @@ public final class SnapshotTaskWriter implements AutoCloseable {
   /** Adds a row to the batch, sending the batch when it reaches the write buffer's size. */
   public void put(SnapshotRow row) {
     checkNotNull(row, "row must not be null");
-    batch.add(row); // immutable: safe to hold until the batch is sent
     long size = row.key().length;
     for (var cells : row.families().values()) {
       for (var cell : cells.entrySet()) {
         size += CELL_OVERHEAD + cell.getKey().length + cell.getValue().length;
       }
     }
+    add(row, size); // immutable: safe to hold until the batch is sent
+  }
+
+  /** Holds a row of {@code size} bytes in the batch, sending the batch when it reaches the write buffer's size. */
+  private void add(Object row, long size) {
+    batch.add(row);
     batchBytes += size;
     if (batchBytes >= batchLimit) {
       flush();
@@ -113,8 +118,10 @@ public final class SnapshotTaskWriter implements AutoCloseable {
     checkNotNull(key, "key must not be null");
     checkArgument(qualifiers.length == values.length, "%s qualifiers for %s values", qualifiers.length,
         values.length);
-    checkArgument(qualifiers.length > 0, "row %s has no cell (a row without cells is not stored)",
-        Bytes.toStringBinary(key));
+    if (qualifiers.length == 0) { // the message only on failure: this runs once per row
+      throw new IllegalArgumentException("row " + Bytes.toStringBinary(key)
+          + " has no cell (a row without cells is not stored)");
+    }
     long size = key.length;
     for (int i = 0; i < qualifiers.length; i++) {
       if (qualifiers[i] == null || values[i] == null) {
@@ -123,11 +130,7 @@ public final class SnapshotTaskWriter implements AutoCloseable {
       }
       size += CELL_OVERHEAD + qualifiers[i].length + values[i].length;
     }
-    batch.add(new CellsRow(key, family, qualifiers, values));
-    batchBytes += size;
-    if (batchBytes >= batchLimit) {
-      flush();
-    }
+    add(new CellsRow(key, family, qualifiers, values), size);
   }
 
   /** A row {@link #put(byte[], String, byte[][], byte[][])} added. */

@@ -86,7 +86,6 @@ class RowEncoderAndDecoderTest {
     assertTrue(required.getMessage().contains("non-null field 'must'"), required.getMessage());
     e.setLong(0, 2);
     e.setInt(1, 3);
-    assertEquals(2, s.fields().size());
     assertArrayEquals(Bytes.toBytes(3), e.finish().values()[0]); // the refused row left nothing behind
   }
 
