@@ -157,6 +157,8 @@ final class Cleanup {
           locks.markCleaning(s.id());
         }
         RangeCleaner.Cleaned done = ranges.clean(s.keys(), probe.progress(s.id()), listener);
+        // what its publish left of its attempts' records (one that outlived it, or a build that never published)
+        locks.forgetAttempts(s.id());
         rows += done.rows();
         cleaned.add(s.id());
         cleanedKeys.add(s.keys());

@@ -65,6 +65,8 @@ final class DatasetMetrics implements CommitObserver, LockObserver {
   private final Counter rowsDeleted;
   private final Counter snapshotsCleaned;
   private final Counter regionMerges;
+  private final Counter countedByAttempts;
+  private final Counter countedByScan;
   private final AtomicInteger pinsHeld = new AtomicInteger();
   private final Map<Waiting, AtomicLong> backlogSnapshots = new EnumMap<>(Waiting.class);
   private final Map<Waiting, AtomicLong> backlogRows = new EnumMap<>(Waiting.class);
@@ -98,6 +100,12 @@ final class DatasetMetrics implements CommitObserver, LockObserver {
         .description("snapshots whose rows cleanup deleted").tags(tags).register(registry);
     regionMerges = Counter.builder("snapds.regions.merged")
         .description("merges of empty data regions cleanup completed").tags(tags).register(registry);
+    countedByAttempts = Counter.builder("snapds.publish.counted").description("publishes whose counts were "
+        + "not the writer's own, by how they were taken: summed from the attempts' records, or a counting scan").tags(tags).tag("by", "attempts")
+        .register(registry);
+    countedByScan = Counter.builder("snapds.publish.counted").description("publishes whose counts were "
+        + "not the writer's own, by how they were taken: summed from the attempts' records, or a counting scan").tags(tags).tag("by", "scan")
+        .register(registry);
     Gauge.builder("snapds.reader.pins", pinsHeld, AtomicInteger::get).baseUnit("pins")
         .description("reader pins this process holds on the dataset").tags(tags).register(registry);
     for (Waiting w : Waiting.values()) {
@@ -162,6 +170,11 @@ final class DatasetMetrics implements CommitObserver, LockObserver {
   /** A writer published: {@code nanos} from its {@code commit()} call to the committed metadata. */
   void published(long nanos) {
     publish.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** A publish of rows other writers wrote took its counts from their attempts' records ({@code true}) or a scan. */
+  void counted(boolean byAttempts) {
+    (byAttempts ? countedByAttempts : countedByScan).increment();
   }
 
   /** {@code snapshots} building snapshots were fenced off (aborted under a newer lease or a broken lock). */

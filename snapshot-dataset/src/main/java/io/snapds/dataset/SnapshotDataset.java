@@ -391,13 +391,16 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
 
   /**
    * A row writer into a snapshot that is BUILDING, for workers of a writer that runs elsewhere
-   * (MapReduce tasks). The writer's commit counts the rows stored ({@link SnapshotWriter#countStoredRows}).
-   * A worker that may outlive its writer's commit (a task attempt) checks {@link #requireBuilding}
-   * before each batch it sends.
+   * (task attempts). It records itself in the lock table before it sends, and what it stored when it
+   * closes, so that the writer's commit ({@link SnapshotWriter#countStoredRows}) can sum what the
+   * attempts stored instead of counting the stored rows when that sum is exact. A worker that may
+   * outlive its writer's commit (a task attempt) calls {@link SnapshotRowWriter#recordAttempt()} and
+   * then checks {@link #requireBuilding} before each batch it sends, as
+   * {@link io.snapds.dataset.write.SnapshotTaskWriter} does.
    */
   public SnapshotRowWriter openRowWriter(SnapshotId snapshot, long writeBufferBytes) {
     return ops.rowWriter(ops.remember(SnapshotWriterImpl.requireBuilding(ops.id(), snapshot(snapshot))),
-        writeBufferBytes);
+        writeBufferBytes).asAttempt(ops.locks(), ops.properties().maxBuildTime().multipliedBy(2));
   }
 
   /**

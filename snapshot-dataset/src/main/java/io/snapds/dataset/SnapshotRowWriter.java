@@ -3,6 +3,7 @@ package io.snapds.dataset;
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkState;
 
+import io.snapds.dataset.lock.LockTable;
 import io.snapds.dataset.store.RowKeys;
 import java.io.IOException;
 import java.util.Arrays;
@@ -56,6 +57,14 @@ public final class SnapshotRowWriter implements AutoCloseable {
   private byte[] lastQualifier;
   /** Whether {@link #rows} and {@link #bytes} are what the snapshot stores (see {@link #countsExact()}). */
   private boolean exact = true;
+  /** The first key written: with {@link #exact} counts, the lowest. */
+  private byte[] firstKey;
+  /** Where this writer records itself as an attempt (a writer of a snapshot begun elsewhere); null for the snapshot's own writer. */
+  private LockTable attempts;
+  /** How long its records live: longer than a build may last. */
+  private java.time.Duration recordTtl;
+  private final String attemptId = java.util.UUID.randomUUID().toString();
+  private boolean recorded;
   private boolean closed;
 
   SnapshotRowWriter(Connection connection, DatasetId dataset, SnapshotKeys snapshot, Set<String> families,
@@ -79,6 +88,42 @@ public final class SnapshotRowWriter implements AutoCloseable {
     this.maxValueSize = maxValueSize;
     this.mutator = mutator;
     this.maxPutBytes = Math.max(1, writeBufferBytes / 4);
+  }
+
+  /**
+   * Makes this writer an attempt of a distributed write: it records itself in {@code locks}
+   * before it sends ({@link #recordAttempt()}), and what it stored once all it sent has landed
+   * ({@link #close()}), so that the publish can sum the attempts' counts instead of counting the
+   * stored rows (docs/design.md "One write protocol"). The records live {@code recordTtl}.
+   */
+  SnapshotRowWriter asAttempt(LockTable locks, java.time.Duration recordTtl) {
+    this.attempts = locks;
+    this.recordTtl = recordTtl;
+    return this;
+  }
+
+  /**
+   * Records this writer as an attempt writing into the snapshot, once, before anything is sent: a
+   * task writer calls it before its first check that the snapshot is still building. Nothing for
+   * the snapshot's own writer.
+   */
+  public void recordAttempt() {
+    if (attempts != null && !recorded) {
+      attempts.recordAttempt(keys.id(), attemptId, recordTtl);
+      recorded = true;
+    }
+  }
+
+  /**
+   * Removes this attempt's record, for an attempt that found its snapshot no longer building: the
+   * publish (or abort) that ended the build read the records already, and this one would otherwise
+   * stay until cleanup deletes the snapshot, or for good if it came after that.
+   */
+  public void forgetAttempt() {
+    if (recorded) {
+      attempts.forgetAttempt(keys.id(), attemptId);
+      recorded = false;
+    }
   }
 
   private static BufferedMutator mutator(Connection connection, DatasetId dataset, long writeBufferBytes) {
@@ -151,6 +196,9 @@ public final class SnapshotRowWriter implements AutoCloseable {
       rows++;
       lastKey = key.clone();
       previousKey = lastKey;
+      if (firstKey == null) {
+        firstKey = lastKey;
+      }
       lastFamily = null;
       bytes += key.length;
     } else if (pending == null || pendingBytes + cellSize > maxPutBytes) {
@@ -174,6 +222,7 @@ public final class SnapshotRowWriter implements AutoCloseable {
 
   private void sendPending() {
     if (pending != null) {
+      recordAttempt();
       Put p = pending;
       pending = null;
       pendingBytes = 0;
@@ -193,6 +242,7 @@ public final class SnapshotRowWriter implements AutoCloseable {
     checkOpen();
     exact = false;
     sendPending();
+    recordAttempt();
     mutate(new Delete(keys.rowKey(key), nextTimestamp()));
     lastKey = null;
   }
@@ -202,12 +252,26 @@ public final class SnapshotRowWriter implements AutoCloseable {
     sendPending();
     try {
       mutator.flush();
-    } catch (IOException e) {
-      throw StorageErrors.translate(dataset.dataTable(), "write snapshot " + keys.id(), e);
+    } catch (IOException | RuntimeException e) {
+      throw sendFailed(e);
     }
   }
 
-  /** Flushes and closes; idempotent. */
+  /**
+   * A send failed: rows counted may not have landed, so the counts are no longer what the snapshot
+   * stores. Returns what to throw.
+   */
+  private RuntimeException sendFailed(Exception e) {
+    exact = false;
+    return e instanceof IOException io ? StorageErrors.translate(dataset.dataTable(), "write snapshot " + keys.id(), io)
+        : (RuntimeException) e;
+  }
+
+  /**
+   * Flushes and closes; idempotent. An attempt that sent rows records what it stored once the last
+   * of them has landed, if its counts are exact; one whose sends failed records nothing more, and
+   * the publish then counts the stored rows.
+   */
   @Override
   public void close() {
     if (closed) {
@@ -220,16 +284,19 @@ public final class SnapshotRowWriter implements AutoCloseable {
     }
     try {
       mutator.close();
-    } catch (IOException e) {
-      throw StorageErrors.translate(dataset.dataTable(), "write snapshot " + keys.id(), e);
+    } catch (IOException | RuntimeException e) {
+      throw sendFailed(e);
+    }
+    if (recorded && exact) {
+      attempts.attemptStored(keys.id(), attemptId, rows, bytes, firstKey, previousKey, recordTtl);
     }
   }
 
   private void mutate(org.apache.hadoop.hbase.client.Mutation m) {
     try {
       mutator.mutate(m);
-    } catch (IOException e) {
-      throw StorageErrors.translate(dataset.dataTable(), "write snapshot " + keys.id(), e);
+    } catch (IOException | RuntimeException e) {
+      throw sendFailed(e);
     }
   }
 

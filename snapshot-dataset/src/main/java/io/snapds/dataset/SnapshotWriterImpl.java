@@ -330,6 +330,15 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     if (!writtenElsewhere && rows.countsExact()) {
       return new SnapshotRowCounter.Counts(rows.rowCount(), rows.byteCount());
     }
+    if (rows.rowCount() == 0) {
+      // the rows came from attempts (tasks): their records may say what the snapshot stores
+      Optional<SnapshotRowCounter.Counts> summed = AttemptCounts.sum(ops.locks().attempts(handle.snapshot));
+      if (summed.isPresent()) {
+        ops.metrics().counted(true);
+        return summed.get();
+      }
+    }
+    ops.metrics().counted(false);
     return SnapshotRowCounter.count(ops.connection(), ops.id(), rows.keys());
   }
 
@@ -344,6 +353,9 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     bestEffort("closing the row writer", rows::close);
     bestEffort("ending the building transaction", this::finishBuildTransaction);
     bestEffort("releasing the lock", () -> ops.locks().release(keeper.lease()));
+    if (writtenElsewhere) {
+      bestEffort("removing the attempts' records", () -> ops.locks().forgetAttempts(handle.snapshot));
+    }
     bestEffort("setting cleanup fences", () -> Cleanup.fenceAfter(ops, published.expired()));
   }
 

@@ -46,6 +46,9 @@ import org.slf4j.LoggerFactory;
  *   C                                snapshotId(8) = at, ..., below      cleanup began deleting these; the
  *                                    watermark: marks at or below it were dropped
  *   C + snapshotId(8)                at                                 the same mark, for earlier versions
+ *   A + snapshotId(8) + attemptId    at [, rows, bytes, first, last]    a writer of a snapshot begun elsewhere
+ *                                                                       (a task attempt): written before it
+ *                                                                       sends, its counts once all it sent landed
  * </pre>
  * Reader pins are in a family of their own ({@link #PIN_FAMILY}) so that the reader role may
  * write them while the leases stay writable by writers only.
@@ -65,6 +68,10 @@ public final class LockTable {
   private static final byte[] ACQUIRED = Bytes.toBytes("acquired");
   private static final byte[] EXPIRES = Bytes.toBytes("expires");
   private static final byte[] AT = Bytes.toBytes("at");
+  private static final byte[] ROWS = Bytes.toBytes("rows");
+  private static final byte[] BYTES = Bytes.toBytes("bytes");
+  private static final byte[] FIRST = Bytes.toBytes("first");
+  private static final byte[] LAST = Bytes.toBytes("last");
   /** The one cleaning row: a column per marked snapshot (its id) and the watermark {@link #BELOW}. */
   private static final byte[] CLEANING_ROW = {'C'};
   private static final byte[] BELOW = Bytes.toBytes("below");
@@ -452,6 +459,77 @@ public final class LockTable {
     }
   }
 
+  /**
+   * Records that a writer ({@code attemptId}, unique per writer) is about to send rows into
+   * {@code snapshot}, which was begun elsewhere: written before the writer's first check that the
+   * snapshot is still building, so that a publish which reads the records ({@link #attempts}) after
+   * that check knows of it. The record lives {@code ttl} (HBase's cell TTL): longer than a build may
+   * last, so that a publish always finds it, and no longer, so that a record nobody removed (an
+   * attempt that died after writing it, once its snapshot was cleaned) does not stay. One put.
+   */
+  public void recordAttempt(SnapshotId snapshot, String attemptId, Duration ttl) {
+    put(new Put(attemptRow(snapshot, attemptId)).addColumn(FAMILY, AT, Bytes.toBytes(clock.millis()))
+        .setTTL(ttl.toMillis()));
+  }
+
+  /**
+   * Records what the attempt {@code attemptId} stored in {@code snapshot}, written once every row
+   * it sent has landed: {@code rows} rows and {@code bytes} bytes, keys from {@code first} to
+   * {@code last} (both included). Only for counts that are exact (each key once, in ascending
+   * order, nothing deleted). It lives {@code ttl}, as {@link #recordAttempt}'s record. One put.
+   */
+  public void attemptStored(SnapshotId snapshot, String attemptId, long rows, long bytes, byte[] first, byte[] last,
+      Duration ttl) {
+    put(new Put(attemptRow(snapshot, attemptId)).addColumn(FAMILY, ROWS, Bytes.toBytes(rows))
+        .addColumn(FAMILY, BYTES, Bytes.toBytes(bytes)).addColumn(FAMILY, FIRST, first).addColumn(FAMILY, LAST, last)
+        .setTTL(ttl.toMillis()));
+  }
+
+  /** Removes one attempt's record: an attempt that found its snapshot no longer building (one delete). */
+  public void forgetAttempt(SnapshotId snapshot, String attemptId) {
+    delete(new Delete(attemptRow(snapshot, attemptId)));
+  }
+
+  /** The attempts recorded for {@code snapshot} (one scan of its records, as many as attempts sent rows). */
+  public List<AttemptRecord> attempts(SnapshotId snapshot) {
+    byte[] prefix = Bytes.add(new byte[] {'A'}, snapshot.toBytes());
+    List<AttemptRecord> out = new ArrayList<>();
+    try (Table table = connection.getTable(name);
+        ResultScanner rs = table.getScanner(new Scan().setRowPrefixFilter(prefix).addFamily(FAMILY))) {
+      for (Result r : rs) {
+        String attempt = Bytes.toString(r.getRow(), prefix.length, r.getRow().length - prefix.length);
+        byte[] rows = r.getValue(FAMILY, ROWS);
+        out.add(rows == null ? new AttemptRecord(attempt, Optional.empty())
+            : new AttemptRecord(attempt, Optional.of(new AttemptRecord.Stored(Bytes.toLong(rows),
+                Bytes.toLong(r.getValue(FAMILY, BYTES)), r.getValue(FAMILY, FIRST), r.getValue(FAMILY, LAST)))));
+      }
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "read " + name, e);
+    }
+    return out;
+  }
+
+  /**
+   * Removes {@code snapshot}'s attempt records: its publish does once it has read them, and
+   * cleanup does for whatever an attempt recorded later (one that outlived the publish) or for a
+   * build that never published. A scan of its records and one batch of deletes.
+   */
+  public void forgetAttempts(SnapshotId snapshot) {
+    List<Delete> deletes = new ArrayList<>();
+    try (Table table = connection.getTable(name);
+        ResultScanner rs = table.getScanner(new Scan().setRowPrefixFilter(Bytes.add(new byte[] {'A'}, snapshot.toBytes()))
+            .addFamily(FAMILY).setFilter(new org.apache.hadoop.hbase.filter.KeyOnlyFilter()))) {
+      for (Result r : rs) {
+        deletes.add(new Delete(r.getRow()));
+      }
+      if (!deletes.isEmpty()) {
+        table.delete(deletes);
+      }
+    } catch (IOException | UncheckedIOException e) {
+      throw StorageErrors.translate(name, "write " + name, e);
+    }
+  }
+
   /** How many unexpired reader pins {@code snapshot} has. */
   public int livePins(SnapshotId snapshot) {
     return countLive(Bytes.add(new byte[] {'P'}, snapshot.toBytes()));
@@ -540,6 +618,10 @@ public final class LockTable {
 
   private static byte[] cleaningRow(SnapshotId snapshot) {
     return Bytes.add(new byte[] {'C'}, snapshot.toBytes());
+  }
+
+  private static byte[] attemptRow(SnapshotId snapshot, String attemptId) {
+    return Bytes.add(new byte[] {'A'}, snapshot.toBytes(), Bytes.toBytes(attemptId));
   }
 
   private static byte[] pinRow(SnapshotId snapshot, String pinId) {

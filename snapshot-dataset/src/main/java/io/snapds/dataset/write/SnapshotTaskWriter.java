@@ -37,6 +37,7 @@ import org.apache.yetus.audience.InterfaceAudience;
  */
 @InterfaceAudience.Private
 public final class SnapshotTaskWriter implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SnapshotTaskWriter.class);
   /** What a cell costs in the batch beyond its bytes (a rough heap size, to bound the batch). */
   private static final int CELL_OVERHEAD = 64;
 
@@ -145,7 +146,13 @@ public final class SnapshotTaskWriter implements AutoCloseable {
     if (batch.isEmpty()) {
       return;
     }
-    dataset.requireBuilding(rows.snapshotId());
+    rows.recordAttempt(); // before the check: a publish that reads the records after it knows of this attempt
+    try {
+      dataset.requireBuilding(rows.snapshotId());
+    } catch (SnapshotNotAvailableException e) {
+      forgetRecord();
+      throw e;
+    }
     long before = rows.byteCount();
     for (Object row : batch) {
       if (row instanceof SnapshotRow r) {
@@ -162,6 +169,15 @@ public final class SnapshotTaskWriter implements AutoCloseable {
     bytesSent += rows.byteCount() - before;
     batch.clear();
     batchBytes = 0;
+  }
+
+  /** Removes this attempt's record, best effort: its build has ended, cleanup removes what is left. */
+  private void forgetRecord() {
+    try {
+      rows.forgetAttempt();
+    } catch (RuntimeException e) {
+      LOG.debug("attempt record of snapshot {} left for cleanup: {}", rows.snapshotId(), e.toString());
+    }
   }
 
   /** Rows this task sent (a row put twice counts twice). */

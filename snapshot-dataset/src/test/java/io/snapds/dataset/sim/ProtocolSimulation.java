@@ -71,6 +71,8 @@ public final class ProtocolSimulation {
   static final String FAMILY = "d";
   static final String QUALIFIER = "v";
   static final int KEYS = 12;
+  /** Whether writers run mostly distributed builds ({@code -Dsim.focus=distributed}). */
+  private static final boolean DISTRIBUTED_FOCUS = "distributed".equals(System.getProperty("sim.focus"));
 
   /** The kinds of fault a run may inject. */
   public enum Fault {
@@ -150,6 +152,9 @@ public final class ProtocolSimulation {
   private int processes;
   /** Run ids of the builds whose tasks find their snapshot by run id, as Hive's do. */
   private int hiveRuns;
+  /** The processes' meters: whether a publish summed its attempts' records. */
+  private final io.micrometer.core.instrument.simple.SimpleMeterRegistry meters =
+      new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
 
   /** A simulated run: {@code steps} steps of the scheduler on a {@link SimHBase} and an in-process Tephra. */
   public ProtocolSimulation(long seed, int steps, Set<Fault> faults) {
@@ -247,7 +252,7 @@ public final class ProtocolSimulation {
   }
 
   private SnapshotDatasets datasets(Clock own) {
-    return SnapshotDatasets.using(connection, txClient).withClock(own).withTestCommitClock(clock);
+    return SnapshotDatasets.using(connection, txClient).withClock(own).withTestCommitClock(clock).withMetrics(meters);
   }
 
   /** A process: its own clock (skewed when asked) and its own open dataset. */
@@ -327,7 +332,7 @@ public final class ProtocolSimulation {
         if (a.failure() != null) {
           model.violation(a.name() + " failed with " + a.failure() + " " + stack(a.failure()));
         }
-        if (!stopping) {
+        if (!stopping && !a.name().startsWith("straggler")) { // a straggler is one attempt, not a process
           String role = a.name().substring(0, a.name().indexOf('#'));
           spawn(role, role.startsWith("writer") ? this::writer : role.startsWith("reader") ? this::reader
               : role.startsWith("cleaner") ? this::cleaner : role.startsWith("auditor") ? this::auditor
@@ -347,9 +352,12 @@ public final class ProtocolSimulation {
     while (!stopping) {
       String owner = Thread.currentThread().getName() + "-" + (++n);
       int kind = r.nextInt(8);
+      if (DISTRIBUTED_FOCUS && kind > 1) {
+        kind = 1; // -Dsim.focus=distributed: most builds are distributed ones, to search their interleavings
+      }
       if (kind == 0) {
         sharedBuild(ds, r);
-      } else if (kind == 1) {
+      } else if (kind <= 2) {
         distributedBuild(ds, r, owner);
       } else {
         build(ds, r, owner);
@@ -408,40 +416,64 @@ public final class ProtocolSimulation {
         }
         count("builds found by run id");
       }
+      // what the snapshot stores: every row an attempt sent, failed ones too (a key has one value per build)
       TreeMap<String, String> rows = new TreeMap<>();
+      Map<String, String> values = new HashMap<>();
       int tasks = 2 + r.nextInt(2);
+      int perTask = KEYS / tasks;
+      // mostly each task owns a range of keys, so that the publish may sum the tasks' records; else keys interleave
+      boolean ranges = r.nextInt(3) != 0;
       io.snapds.dataset.write.SnapshotTaskWriter straggler = null;
+      List<Map.Entry<String, String>> committedRows = new ArrayList<>();
       for (int t = 0; t < tasks; t++) {
-        boolean fails = r.nextInt(6) == 0;
-        // a small buffer sends a batch every row or two; a failing attempt's buffer holds all it puts
-        io.snapds.dataset.write.SnapshotTaskWriter task = findByRun == null
-            ? io.snapds.dataset.write.SnapshotTaskWriter.open(ds, handle, fails ? 1 << 20 : 1 + r.nextInt(200))
-            : io.snapds.dataset.write.SnapshotTaskWriter.open(ds, id, fails ? 1 << 20 : 1 + r.nextInt(200));
+        java.util.LinkedHashSet<String> distinct = new java.util.LinkedHashSet<>();
         for (int i = 0, n = r.nextInt(5); i < n; i++) {
-          String key = "k" + (r.nextInt(KEYS / tasks) * tasks + t); // task t owns the keys equal to t modulo tasks
-          String value = id + "/" + key + "/" + r.nextInt(1000);
+          int k = r.nextInt(perTask);
+          distinct.add(String.format("k%02d", ranges ? t * perTask + k : k * tasks + t));
+        }
+        List<String> keys = new ArrayList<>(distinct);
+        if (r.nextInt(4) != 0) {
+          java.util.Collections.sort(keys); // ascending: the attempt's counts stay exact
+        }
+        if (!keys.isEmpty() && r.nextInt(8) == 0) {
+          keys.add(keys.get(r.nextInt(keys.size()))); // a key written twice: its counts are not exact
+        }
+        if (r.nextInt(6) == 0) {
+          failedAttempt(ds, handle, findByRun == null ? null : id, keys, values, rows, r, id, t);
+        }
+        // a small buffer sends a batch every row or two
+        io.snapds.dataset.write.SnapshotTaskWriter task = taskWriter(ds, handle, findByRun == null ? null : id,
+            1 + r.nextInt(200));
+        for (String key : keys) {
+          String value = values.computeIfAbsent(key, k -> id + "/" + k + "/" + r.nextInt(1000));
           task.put(new SnapshotRow(Bytes.toBytes(key), cells(value)));
-          if (!fails) {
-            rows.put(key, value);
-          }
+          rows.put(key, value);
+          committedRows.add(Map.entry(key, value));
           scheduler.yieldPoint("task " + t + " of " + id + " writes");
         }
-        if (fails) {
-          task.discard(); // an attempt that failed before its batch was sent
-        } else {
-          task.close();
-        }
+        task.close();
         if (straggler == null && r.nextInt(4) == 0) {
-          straggler = io.snapds.dataset.write.SnapshotTaskWriter.open(ds, handle, 1 << 20);
+          straggler = taskWriter(ds, handle, findByRun == null ? null : id, 1 << 20);
         }
+      }
+      if (!committedRows.isEmpty() && r.nextInt(4) == 0) {
+        // an attempt that lost, still running beside the publish: it writes what the winner wrote
+        // (the documented assumption), a batch a row, so its record and sends interleave with the publish
+        List<Map.Entry<String, String>> again = committedRows.subList(r.nextInt(committedRows.size()),
+            committedRows.size());
+        spawnStraggler(ds, handle, findByRun == null ? null : id, List.copyOf(again));
       }
       model.aboutToPublish(id, rows);
       model.mayBeCurrent(id);
       SnapshotInfo published;
       try {
+        double summedBefore = summedPublishes();
         published = driver.countStoredRows().commit();
         model.published(id);
         count("distributed builds");
+        if (summedPublishes() > summedBefore) {
+          count("distributed builds counted by their attempts' records");
+        }
       } catch (CommitStateUnknownException e) {
         count("commit state unknown");
         return;
@@ -466,6 +498,65 @@ public final class ProtocolSimulation {
     } catch (SnapshotDatasetException e) {
       count("writer error: " + e.getClass().getSimpleName());
     }
+  }
+
+  /** A task writer on the handle, or (as Hive's tasks) on the snapshot found by run id. */
+  private static io.snapds.dataset.write.SnapshotTaskWriter taskWriter(SnapshotDataset ds,
+      io.snapds.dataset.SnapshotHandle handle, SnapshotId foundByRun, long buffer) {
+    return foundByRun == null ? io.snapds.dataset.write.SnapshotTaskWriter.open(ds, handle, buffer)
+        : io.snapds.dataset.write.SnapshotTaskWriter.open(ds, foundByRun, buffer);
+  }
+
+  /**
+   * A task attempt that fails before the one that succeeds: before it sent anything, after it sent
+   * some batches (it closes, recording what it stored), or dying while it sends (no record of what
+   * it stored). What it sent stays in the snapshot: the published counts must include it.
+   */
+  private void failedAttempt(SnapshotDataset ds, io.snapds.dataset.SnapshotHandle handle, SnapshotId foundByRun,
+      List<String> taskKeys, Map<String, String> values, TreeMap<String, String> rows, Random r, SnapshotId id, int t) {
+    int kind = r.nextInt(3);
+    io.snapds.dataset.write.SnapshotTaskWriter attempt = taskWriter(ds, handle, foundByRun, kind == 0 ? 1 << 20 : 1);
+    List<String> put = new ArrayList<>();
+    for (String key : taskKeys) {
+      if (r.nextBoolean()) {
+        String value = values.computeIfAbsent(key, k -> id + "/" + k + "/" + r.nextInt(1000));
+        attempt.put(new SnapshotRow(Bytes.toBytes(key), cells(value)));
+        put.add(key);
+        scheduler.yieldPoint("failing attempt of task " + t + " of " + id + " writes");
+      }
+    }
+    // the batches sent are the first rows put, in their order
+    for (String key : put.subList(0, (int) attempt.rowsSent())) {
+      rows.put(key, values.get(key));
+    }
+    if (kind < 2) {
+      attempt.discard(); // failed: what it still held is not sent
+      count(kind == 0 ? "attempts failed before sending" : "attempts failed after sending");
+    } else {
+      count("attempts dead while sending"); // never closed: its record says it began, not what it stored
+    }
+  }
+
+  /** A losing attempt that writes {@code again} (rows the winners wrote) beside the publish, as its own process. */
+  private void spawnStraggler(SnapshotDataset ds, io.snapds.dataset.SnapshotHandle handle, SnapshotId foundByRun,
+      List<Map.Entry<String, String>> again) {
+    spawn("straggler", r -> {
+      try (io.snapds.dataset.write.SnapshotTaskWriter attempt = taskWriter(ds, handle, foundByRun, 1)) {
+        for (Map.Entry<String, String> row : again) {
+          attempt.put(new SnapshotRow(Bytes.toBytes(row.getKey()), cells(row.getValue())));
+          scheduler.yieldPoint("straggler writes");
+        }
+      } catch (SnapshotDatasetException e) {
+        count("stragglers beside the publish refused: " + e.getClass().getSimpleName());
+        return;
+      }
+      count("stragglers beside the publish that sent all");
+    });
+  }
+
+  private double summedPublishes() {
+    return meters.find("snapds.publish.counted").tag("by", "attempts").counters().stream()
+        .mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
   }
 
   private static java.util.NavigableMap<byte[], java.util.NavigableMap<byte[], byte[]>> cells(String value) {
@@ -1239,6 +1330,7 @@ public final class ProtocolSimulation {
       clock.advance(Duration.ofMinutes(10));
     }
     checkStoredSnapshots("at rest");
+    countAttemptRecords(ds);
     // no stuck state: every build of a dead process was aborted by the reconcile pass and cleaned
     for (SnapshotInfo s : ds.snapshots()) {
       if (s.state() == SnapshotState.BUILDING) {
@@ -1330,6 +1422,24 @@ public final class ProtocolSimulation {
   }
 
   /** The rows of {@code table} in [start, stop) as stored, with the value of d:v, read outside any actor. */
+  /**
+   * The task attempts' records left at rest: a publish removes its attempts' records and cleanup
+   * those of the snapshots it deletes, so what is left belongs to retained snapshots (an attempt that
+   * recorded itself after its publish and died before its check) or to one that recorded itself
+   * after cleanup and died (both need a crash between the record and the check). In HBase such a
+   * record expires (its TTL is twice the build time); this simulation keeps cells for good.
+   */
+  private void countAttemptRecords(SnapshotDataset ds) {
+    Map<SnapshotId, SnapshotInfo> known = new HashMap<>();
+    ds.snapshots().forEach(s -> known.put(s.id(), s));
+    for (byte[] row : rawRows(dataset.lockTable(), new byte[] {'A'}, new byte[] {'B'}).keySet()) {
+      SnapshotInfo s = known.get(SnapshotId.fromBytes(java.util.Arrays.copyOfRange(row, 1, 1 + SnapshotId.BYTES)));
+      count(s == null ? "attempt records left at rest of snapshots no longer recorded"
+          : s.cleanedAt().isPresent() ? "attempt records left at rest of cleaned snapshots"
+          : "attempt records left at rest of " + s.state() + " snapshots");
+    }
+  }
+
   private TreeMap<byte[], String> rawRows(TableName table, byte[] start, byte[] stop) {
     TreeMap<byte[], String> rows = new TreeMap<>(Bytes.BYTES_COMPARATOR);
     try (Table t = connection.getTable(table);

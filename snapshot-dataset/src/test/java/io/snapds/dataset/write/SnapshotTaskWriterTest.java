@@ -23,9 +23,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The distributed write on its own: the driver begins and hands out a handle, tasks write through
- * {@link SnapshotTaskWriter} on it, the driver publishes with the counting scan. The published
- * counts are the rows a reader gets, not the sum of what tasks sent; an attempt that outlives the
- * job sends nothing into the published snapshot.
+ * {@link SnapshotTaskWriter} on it, the driver publishes, summing the attempts' records when they
+ * say what the snapshot stores and counting the stored rows otherwise. The published counts are
+ * the rows a reader gets, not the sum of what tasks sent; an attempt that outlives the job sends
+ * nothing into the published snapshot.
  */
 @ExtendWith(MiniClusterExtension.class)
 class SnapshotTaskWriterTest {
@@ -78,6 +79,77 @@ class SnapshotTaskWriterTest {
     assertEquals(java.util.Set.of("a", "b", "c", "d"), got.keySet());
     assertTrue(java.util.Set.of("1", "2").contains(got.get("c")), got.toString());
     assertEquals(got.size(), published.rowCount(), "the published count is the rows a reader gets, not the 5 sent");
+  }
+
+  /** How the publishes of {@code ds} took their counts: summed from the attempts' records, or scanned. */
+  private static double counted(io.micrometer.core.instrument.MeterRegistry meters, String by) {
+    return meters.find("snapds.publish.counted").tag("by", by).counters().stream()
+        .mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
+  }
+
+  /** The attempt records left in the lock table (rows A + snapshot id + attempt). */
+  private int attemptRecords(SnapshotDataset ds, io.snapds.dataset.SnapshotId snapshot) throws Exception {
+    byte[] prefix = Bytes.add(new byte[] {'A'}, snapshot.toBytes());
+    int n = 0;
+    try (var table = cluster.connection().getTable(ds.id().lockTable());
+        var rs = table.getScanner(new org.apache.hadoop.hbase.client.Scan().setRowPrefixFilter(prefix))) {
+      for (var r : rs) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  @Test
+  void tasksWhoseKeyRangesDoNotMeetArePublishedWithTheSumOfTheirRecords() throws Exception {
+    var meters = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+    io.snapds.dataset.DatasetId id = MiniCluster.uniqueDataset("tasksum");
+    cluster.datasets().create(id, DatasetProperties.builder().build());
+    SnapshotDataset ds = cluster.datasets().withMetrics(meters).open(id);
+    SnapshotWriter driver = ds.newSnapshot().begin();
+    SnapshotHandle handle = driver.handle().orElseThrow();
+    SnapshotTaskWriter low = SnapshotTaskWriter.open(ds, handle, 1);
+    low.put(row("a", "1"));
+    low.put(row("b", "1"));
+    low.close();
+    SnapshotTaskWriter high = SnapshotTaskWriter.open(ds, handle, 1 << 20);
+    high.put(row("m", "2"));
+    high.put(row("n", "2"));
+    high.put(row("o", "2"));
+    high.close();
+    SnapshotTaskWriter idle = SnapshotTaskWriter.open(ds, handle, 1 << 20); // sent nothing: no record
+    idle.close();
+    assertEquals(2, attemptRecords(ds, driver.snapshotId()), "one record per attempt that sent rows");
+
+    SnapshotInfo published = driver.countStoredRows().commit();
+    assertEquals(Map.of("a", "1", "b", "1", "m", "2", "n", "2", "o", "2"), read(ds));
+    assertEquals(5, published.rowCount());
+    assertEquals(1.0, counted(meters, "attempts"), "the counts came from the attempts' records");
+    assertEquals(0.0, counted(meters, "scan"));
+    assertEquals(0, attemptRecords(ds, published.id()), "the publish removed the records it read");
+  }
+
+  @Test
+  void anAttemptThatDiedWhileSendingMakesThePublishCountTheStoredRows() throws Exception {
+    var meters = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+    io.snapds.dataset.DatasetId id = MiniCluster.uniqueDataset("taskdied");
+    cluster.datasets().create(id, DatasetProperties.builder().build());
+    SnapshotDataset ds = cluster.datasets().withMetrics(meters).open(id);
+    SnapshotWriter driver = ds.newSnapshot().begin();
+    SnapshotHandle handle = driver.handle().orElseThrow();
+    SnapshotTaskWriter died = SnapshotTaskWriter.open(ds, handle, 1); // sends each row, then its process dies
+    died.put(row("x", "lost"));
+    died.put(row("y", "lost"));
+    SnapshotTaskWriter retry = SnapshotTaskWriter.open(ds, handle, 1 << 20); // its task's next attempt
+    retry.put(row("a", "1"));
+    retry.close();
+
+    SnapshotInfo published = driver.countStoredRows().commit();
+    // what the dead attempt sent is stored, and a reader gets it: the count must say so
+    assertEquals(Map.of("a", "1", "x", "lost", "y", "lost"), read(ds));
+    assertEquals(3, published.rowCount(), "the sum of the records (1) would miss the dead attempt's rows");
+    assertEquals(1.0, counted(meters, "scan"));
+    assertEquals(0.0, counted(meters, "attempts"));
   }
 
   @Test
