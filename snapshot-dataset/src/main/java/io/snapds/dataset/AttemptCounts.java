@@ -15,13 +15,18 @@ import org.apache.hadoop.hbase.util.Bytes;
  * sent rows recorded what it stored (it closed with all its sends landed and exact counts: each
  * key once, ascending, nothing deleted) and no two attempts' key ranges meet, so that no key was
  * stored twice. Anything else (an attempt still writing or dead, a failed send, keys out of order,
- * a key two attempts wrote) leaves the counting to the scan.
+ * a key two attempts wrote) leaves the counting to the scan, and so does a snapshot with no record
+ * at all (nothing was sent, so the scan reads next to nothing, or its writers are of an earlier
+ * version, which records nothing).
  */
 final class AttemptCounts {
   private AttemptCounts() {}
 
   /** The sum of {@code attempts}' stored counts, or empty if it need not be what the snapshot holds. */
   static Optional<SnapshotRowCounter.Counts> sum(List<AttemptRecord> attempts) {
+    if (attempts.isEmpty()) {
+      return Optional.empty(); // no attempt sent, or one of an earlier version that records nothing: the scan is cheap then
+    }
     List<AttemptRecord.Stored> stored = new ArrayList<>(attempts.size());
     for (AttemptRecord a : attempts) {
       if (a.stored().isEmpty()) {

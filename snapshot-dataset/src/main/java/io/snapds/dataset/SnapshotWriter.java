@@ -53,8 +53,10 @@ public interface SnapshotWriter extends AutoCloseable {
 
   /**
    * Says that row writers other than this one ({@link SnapshotDataset#openRowWriter}) wrote into
-   * this snapshot, so that {@link #commit()} publishes the rows and bytes stored under it (one
-   * key-only scan of the snapshot) rather than this writer's own counts. A resumed writer, and
+   * this snapshot, so that {@link #commit()} publishes the rows and bytes stored under it rather
+   * than this writer's own counts: the sum of those writers' records in the lock table when they
+   * say what is stored (each wrote its keys once, ascending, its sends all landed, and no two
+   * writers' key ranges overlap), else one key-only scan of the snapshot. A resumed writer, and
    * one whose handle was handed out, count so already.
    */
   SnapshotWriter countStoredRows();
@@ -104,7 +106,8 @@ public interface SnapshotWriter extends AutoCloseable {
    * newer one is current and it was built for a source key), records it in the history and the
    * indexes, and applies retention. Releases the writer lock. The record's row and byte counts
    * are what a reader of the snapshot gets: this writer's own counts when they are exact, else
-   * one key-only scan of the snapshot before the publish (see {@link #countStoredRows()}).
+   * its other writers' records or one key-only scan of the snapshot before the publish (see
+   * {@link #countStoredRows()}).
    *
    * @throws FencedWriterException if this writer's lease was taken over meanwhile
    * @throws SupersededSnapshotException if a newer snapshot is current already

@@ -36,7 +36,7 @@ final class SnapshotWriterImpl implements SnapshotWriter {
   /**
    * Whether row writers other than {@link #rows} may have written into the snapshot: it was
    * resumed, its handle was handed out, or {@link #countStoredRows()} was called. Commit then
-   * counts the stored rows.
+   * sums their attempt records or counts the stored rows.
    */
   private boolean writtenElsewhere;
   private Status status = Status.OPEN;
@@ -323,8 +323,9 @@ final class SnapshotWriterImpl implements SnapshotWriter {
   /**
    * The rows and bytes a reader of the snapshot will get (docs/design.md "Publishing"): this
    * writer's own counters when they are exact (it alone wrote, in ascending key order, each cell
-   * once, nothing deleted), else one key-only scan of the snapshot's range, which costs a read of
-   * the snapshot just written and nothing of the history.
+   * once, nothing deleted); when other writers (task attempts) wrote it all, the sum of their
+   * records if those say what is stored ({@link AttemptCounts}); else one key-only scan of the
+   * snapshot's range, which costs a read of the snapshot just written and nothing of the history.
    */
   private SnapshotRowCounter.Counts storedCounts() {
     if (!writtenElsewhere && rows.countsExact()) {

@@ -20,10 +20,13 @@ import org.apache.yetus.audience.InterfaceAudience;
  * {@link SnapshotHandle} (MapReduce and CDAP now; Hive's tasks still look their snapshot up by
  * run id, docs/design.md "Left open"): the driver begins the snapshot and puts the handle into the
  * job's configuration; each task opens this writer on it, writes its rows, and closes it; the
- * driver publishes at the job's end with the counting scan ({@link SnapshotWriter#countStoredRows()}),
- * so the published counts are the rows a reader gets, whatever tasks wrote twice, deleted or lost
- * in a failed attempt. The task's own counts ({@link #rowsSent()}, {@link #bytesSent()}) are
- * what it sent, for the engine's counters and logs, never the published counts.
+ * driver publishes at the job's end ({@link SnapshotWriter#countStoredRows()}), so the published
+ * counts are the rows a reader gets, whatever tasks wrote twice or lost in a failed attempt.
+ * Before its first batch's check, the attempt records itself in the lock table, and on a clean
+ * close what it stored (if its counts are exact): the publish sums those records when they say what
+ * the snapshot stores and counts the stored rows otherwise (docs/design.md "One write protocol").
+ * The task's own counts ({@link #rowsSent()}, {@link #bytesSent()}) are what it sent, for the
+ * engine's counters and logs.
  *
  * <p>An attempt can outlive its job: a speculative attempt that lost, or one that was killed but
  * whose process still runs. A published snapshot must not change, so rows are held in a batch of
@@ -33,7 +36,7 @@ import org.apache.yetus.audience.InterfaceAudience;
  * to a batch checked before the publish and arriving after it (docs/design.md "Left open").
  *
  * <p>Cost per task: one metadata read to open, one per batch sent (per write buffer, 4 MiB by
- * default); none grows with the dataset's history.
+ * default), two lock table puts if it sends anything; none grows with the dataset's history.
  */
 @InterfaceAudience.Private
 public final class SnapshotTaskWriter implements AutoCloseable {
