@@ -110,6 +110,12 @@ public final class SparkBenchmarkMain {
     Runtime.getRuntime().halt(0);
   }
 
+  /** Publishes of this process so far whose counts were taken {@code by} "attempts" (summed) or "scan". */
+  private static double publishesCounted(String by) {
+    return io.snapds.dataset.SnapshotMetrics.registry().find("snapds.publish.counted").tag("by", by).counters()
+        .stream().mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
+  }
+
   private static String heap() {
     return java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
         .filter(a -> a.startsWith("-Xmx")).reduce((first, second) -> second).orElse("default heap");
@@ -198,6 +204,8 @@ public final class SparkBenchmarkMain {
     long writeRows = sizes.writeRows();
     List<Double> writeOurs = new ArrayList<>();
     List<Double> writeRaw = new ArrayList<>();
+    double summedBefore = publishesCounted("attempts");
+    double scannedBefore = publishesCounted("scan");
     for (int rep = -1; rep < sizes.reps(); rep++) { // -1: warm-up of both sides
       TableName table = plain.create("spark_write_" + (rep + 1));
       double raw = rate(writeRows, () -> writeRaw(spark, hconf, table, writeRows));
@@ -222,6 +230,8 @@ public final class SparkBenchmarkMain {
       }
     }
 
+    long summed = Math.round(publishesCounted("attempts") - summedBefore);
+    long scanned = Math.round(publishesCounted("scan") - scannedBefore);
     Measured co = new Measured("rows/s", countOurs);
     Measured cr = new Measured("rows/s", countRaw);
     Measured fo = new Measured("rows/s", fullOurs);
@@ -255,7 +265,8 @@ public final class SparkBenchmarkMain {
         + Format.rows(hi - lo) + " rows).\n"
         + "* write: `input.write.format(\"snapds\").mode(\"overwrite\").save()` of " + Format.rows(writeRows)
         + " rows (2 partitions of `spark.range`, the same 4 value columns; the job commit publishes the "
-        + "snapshot with its counting scan) into a fresh dataset, against the same DataFrame's rows as one `Put` a "
+        + "snapshot with the sum of its tasks' records when they say what is stored, else with the counting scan: "
+        + "in this run " + summed + " write(s) summed, " + scanned + " scanned, warm-up included) into a fresh dataset, against the same DataFrame's rows as one `Put` a "
         + "row (key `Bytes.toBytes(id)`) through `saveAsNewAPIHadoopDataset` with `TableOutputFormat` into a "
         + "fresh plain table; one warm-up of each first, not counted.");
     MarkdownTable table = new MarkdownTable("job", "ours", "baseline", "ratio", "spread", "target");
