@@ -39,6 +39,9 @@ final class AttemptCounts {
     long bytes = 0;
     byte[] last = null;
     for (AttemptRecord.Stored s : stored) {
+      if (Bytes.compareTo(s.first(), s.last()) > 0) {
+        return Optional.empty(); // not a range: not what an exact attempt records
+      }
       if (last != null && Bytes.compareTo(last, s.first()) >= 0) {
         return Optional.empty(); // two attempts' ranges meet: a key may be stored once and counted twice
       }

@@ -157,8 +157,7 @@ final class Cleanup {
           locks.markCleaning(s.id());
         }
         RangeCleaner.Cleaned done = ranges.clean(s.keys(), probe.progress(s.id()), listener);
-        // what its publish left of its attempts' records (one that outlived it, or a build that never published)
-        locks.forgetAttempts(s.id());
+        forgetAttempts(s.id());
         rows += done.rows();
         cleaned.add(s.id());
         cleanedKeys.add(s.keys());
@@ -365,6 +364,19 @@ final class Cleanup {
       backlog.add(new DatasetStatus.Backlog(s, wait, pins, oldest));
     }
     return backlog;
+  }
+
+  /**
+   * Removes what {@code snapshot}'s publish left of its attempts' records (one that outlived it, or
+   * a build that never published), best effort: they expire anyway (their TTL), and a failure here
+   * must not fail the run that deleted the rows.
+   */
+  private void forgetAttempts(SnapshotId snapshot) {
+    try {
+      locks.forgetAttempts(snapshot);
+    } catch (RuntimeException e) {
+      LOG.info("dataset {}: the attempt records of snapshot {} are left to expire: {}", dataset, snapshot, e.toString());
+    }
   }
 
   static boolean needsCleanup(SnapshotInfo s) {

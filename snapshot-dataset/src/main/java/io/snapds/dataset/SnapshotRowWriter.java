@@ -129,7 +129,10 @@ public final class SnapshotRowWriter implements AutoCloseable {
   private static BufferedMutator mutator(Connection connection, DatasetId dataset, long writeBufferBytes) {
     try {
       return connection.getBufferedMutator(
-          new BufferedMutatorParams(dataset.dataTable()).writeBufferSize(writeBufferBytes));
+          new BufferedMutatorParams(dataset.dataTable()).writeBufferSize(writeBufferBytes)
+              // no timer flush: its failures are only logged, and rows counted would be lost unseen;
+              // every failure must reach mutate, flush or close (countsExact, the attempt records)
+              .setWriteBufferPeriodicFlushTimeoutMs(0));
     } catch (IOException e) {
       throw StorageErrors.translate(dataset, "open a writer on " + dataset.dataTable(), e);
     }
@@ -287,7 +290,7 @@ public final class SnapshotRowWriter implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       throw sendFailed(e);
     }
-    if (recorded && exact) {
+    if (recorded && exact && rows > 0) {
       attempts.attemptStored(keys.id(), attemptId, rows, bytes, firstKey, previousKey, recordTtl);
     }
   }

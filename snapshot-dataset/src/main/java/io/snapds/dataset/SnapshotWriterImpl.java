@@ -180,6 +180,7 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     checkWritable();
     writtenElsewhere = true;
     writing(rows::close);
+    recordOwnRowsBeforeHandover();
     keeper.close();
     status = Status.DETACHED;
     return handle;
@@ -189,6 +190,7 @@ final class SnapshotWriterImpl implements SnapshotWriter {
   public LeaseHold detachHoldingLease() {
     checkWritable();
     writing(rows::close);
+    recordOwnRowsBeforeHandover();
     // a keeper of its own before this writer's stops, so that no beat is skipped in between; it
     // renews for what is left of the writer's: past the build's time cleanup takes the build for dead
     LeaseKeeper bridge = new LeaseKeeper(ops.locks(), keeper.lease(), ops.properties().lockSettings(),
@@ -331,8 +333,8 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     if (!writtenElsewhere && rows.countsExact()) {
       return new SnapshotRowCounter.Counts(rows.rowCount(), rows.byteCount());
     }
-    if (rows.rowCount() == 0) {
-      // the rows came from attempts (tasks): their records may say what the snapshot stores
+    if (rows.rowCount() == 0 && rows.countsExact() && youngerThanItsRecords()) {
+      // the rows came from attempts (tasks) alone: their records may say what the snapshot stores
       Optional<SnapshotRowCounter.Counts> summed = AttemptCounts.sum(ops.locks().attempts(handle.snapshot));
       if (summed.isPresent()) {
         ops.metrics().counted(true);
@@ -341,6 +343,28 @@ final class SnapshotWriterImpl implements SnapshotWriter {
     }
     ops.metrics().counted(false);
     return SnapshotRowCounter.count(ops.connection(), ops.id(), rows.keys());
+  }
+
+  /**
+   * Whether the build is still within its maximum build time, so that no attempt record has expired:
+   * they live twice that time from when they were written (after the begin), and the margin covers
+   * clock skew between this process and the region server. An older build (its publish comes after
+   * the time cleanup would take it for dead) counts the stored rows.
+   */
+  private boolean youngerThanItsRecords() {
+    java.time.Duration left = keeper.renewalLeft();
+    return left != null && !left.isZero();
+  }
+
+  /**
+   * Rows this writer sent before handing the snapshot over would have no attempt record: a record
+   * without counts makes the publish of whoever resumes it count the stored rows.
+   */
+  private void recordOwnRowsBeforeHandover() {
+    if (rows.rowCount() > 0 || !rows.countsExact()) {
+      ops.locks().recordAttempt(handle.snapshot, "writer-" + java.util.UUID.randomUUID(),
+          ops.properties().maxBuildTime().multipliedBy(2));
+    }
   }
 
   /**

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * ({@link #createBatchWriterFactory}), and holds its writer, which keeps the writer lock's lease
  * alive, until the job ends; each task writes through a {@code SnapshotTaskWriter} on the
  * snapshot's handle; {@link #commit} publishes (or, with option {@code stage}, stages) with the
- * counting scan, so the published counts are the rows a reader gets; {@link #abort} marks the
+ * counts the core takes (the tasks' attempt records summed, or the counting scan), so the
+ * published counts are the rows a reader gets; {@link #abort} marks the
  * snapshot ABORTED and the current snapshot stays. With option {@code run.id}, a run id that was
  * published before begins nothing: the tasks discard their rows and nothing is published again.
  */

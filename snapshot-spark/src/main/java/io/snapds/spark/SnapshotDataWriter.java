@@ -21,7 +21,7 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
  * ({@link #abort}) sends nothing more; what it had sent stays under keys a retry writes again.
  */
 final class SnapshotDataWriter implements DataWriter<InternalRow> {
-  /** What a task sent (for the log; the published counts come from the counting scan). */
+  /** What a task sent (for the log; the published counts are the core's: the attempts' records or the counting scan). */
   record Sent(long rows, long bytes) implements WriterCommitMessage {}
 
   private final JobDatasets datasets;

@@ -463,9 +463,10 @@ public final class LockTable {
    * Records that a writer ({@code attemptId}, unique per writer) is about to send rows into
    * {@code snapshot}, which was begun elsewhere: written before the writer's first check that the
    * snapshot is still building, so that a publish which reads the records ({@link #attempts}) after
-   * that check knows of it. The record lives {@code ttl} (HBase's cell TTL): longer than a build may
-   * last, so that a publish always finds it, and no longer, so that a record nobody removed (an
-   * attempt that died after writing it, once its snapshot was cleaned) does not stay. One put.
+   * that check knows of it. The record lives {@code ttl} (HBase's cell TTL): twice the build's
+   * maximum time, and a publish sums records only within that time (an older build counts its
+   * stored rows), so no record it sums has expired; and no longer, so that a record nobody removed
+   * (an attempt that died after writing it, once its snapshot was cleaned) does not stay. One put.
    */
   public void recordAttempt(SnapshotId snapshot, String attemptId, Duration ttl) {
     put(new Put(attemptRow(snapshot, attemptId)).addColumn(FAMILY, AT, Bytes.toBytes(clock.millis()))

@@ -26,10 +26,9 @@ import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * Counts a snapshot's rows and bytes as a reader gets them, for the record its publish writes
- * ({@link io.snapds.dataset.SnapshotWriter#commit()} calls it whenever its own counters are not
- * exact: always for MapReduce, CDAP and Hive, whose tasks write). Writers' counters cannot be
- * exact: failed and speculative attempts write rows too, two tasks may write the same key, and a
- * delete removes a row written before. The scan reads the snapshot's range as a reader does, one
+ * ({@link io.snapds.dataset.SnapshotWriter#commit()} calls it when neither its own counters nor
+ * its task attempts' records say what is stored: failed and speculative attempts write rows too,
+ * two tasks may write the same key, and a delete removes a row written before). The scan reads the snapshot's range as a reader does, one
  * region at a time per thread, several regions at once, and sends keys and value lengths only
  * ({@link KeyOnlyFilter} with lengths as values), not the values.
  */

@@ -423,6 +423,13 @@ public final class ProtocolSimulation {
       int perTask = KEYS / tasks;
       // mostly each task owns a range of keys, so that the publish may sum the tasks' records; else keys interleave
       boolean ranges = r.nextInt(3) != 0;
+      if (r.nextInt(8) == 0) {
+        // the driver writes a row itself (its own writer has no attempt record): the publish must count
+        String value = values.computeIfAbsent("k99", k -> id + "/" + k + "/" + r.nextInt(1000));
+        driver.put(new SnapshotRow(Bytes.toBytes("k99"), cells(value)));
+        rows.put("k99", value);
+        count("drivers that wrote rows");
+      }
       io.snapds.dataset.write.SnapshotTaskWriter straggler = null;
       List<Map.Entry<String, String>> committedRows = new ArrayList<>();
       for (int t = 0; t < tasks; t++) {
@@ -466,9 +473,16 @@ public final class ProtocolSimulation {
       model.aboutToPublish(id, rows);
       model.mayBeCurrent(id);
       SnapshotInfo published;
-      try {
+      SnapshotWriter publisher = driver;
+      if (r.nextInt(6) == 0) {
+        // as MapReduce's application master: the driver detaches (sending its rows), another process resumes
+        scheduler.yieldPoint("driver of " + id + " detaches");
+        publisher = open(r).resume(driver.detach());
+        count("builds resumed elsewhere");
+      }
+      try (SnapshotWriter resumed = publisher == driver ? null : publisher) {
         double summedBefore = summedPublishes();
-        published = driver.countStoredRows().commit();
+        published = publisher.countStoredRows().commit();
         model.published(id);
         count("distributed builds");
         if (summedPublishes() > summedBefore) {
@@ -485,6 +499,11 @@ public final class ProtocolSimulation {
       if (published.rowCount() != rows.size()) {
         model.violation("distributed build " + id + " published a count of " + published.rowCount() + " but holds "
             + rows.size() + " rows");
+      }
+      long bytes = rows.entrySet().stream().mapToLong(e -> Bytes.toBytes(e.getKey()).length
+          + Bytes.toBytes(QUALIFIER).length + Bytes.toBytes(e.getValue()).length).sum();
+      if (published.byteCount() != bytes) {
+        model.violation("distributed build " + id + " published " + published.byteCount() + " bytes but holds " + bytes);
       }
       if (straggler != null) {
         straggler.put(new SnapshotRow(Bytes.toBytes("k0"), cells("straggler of " + id)));

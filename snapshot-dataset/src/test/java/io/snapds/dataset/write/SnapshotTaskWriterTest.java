@@ -153,6 +153,27 @@ class SnapshotTaskWriterTest {
   }
 
   @Test
+  void rowsTheDriverWroteBeforeHandingTheSnapshotOverAreCounted() {
+    var meters = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+    io.snapds.dataset.DatasetId id = MiniCluster.uniqueDataset("taskdetach");
+    cluster.datasets().create(id, DatasetProperties.builder().build());
+    SnapshotDataset ds = cluster.datasets().withMetrics(meters).open(id);
+    SnapshotWriter driver = ds.newSnapshot().begin();
+    driver.put(row("a", "driver")); // the driver's own row: no attempt of a task
+    SnapshotHandle handle = driver.detach();
+    SnapshotWriter resumed = cluster.datasets().withMetrics(meters).open(id).resume(handle); // another process
+    SnapshotTaskWriter task = SnapshotTaskWriter.open(ds, handle, 1 << 20);
+    task.put(row("m", "task"));
+    task.close();
+
+    SnapshotInfo published = resumed.commit();
+    assertEquals(Map.of("a", "driver", "m", "task"), read(ds));
+    assertEquals(2, published.rowCount(), "the task's record alone says 1");
+    assertEquals(1.0, counted(meters, "scan"));
+    assertEquals(0.0, counted(meters, "attempts"));
+  }
+
+  @Test
   void anAttemptThatOutlivesItsJobSendsNothingIntoThePublishedSnapshot() {
     SnapshotDataset ds = cluster.datasets().create(MiniCluster.uniqueDataset("outlives"), DatasetProperties.builder().build());
     SnapshotWriter driver = ds.newSnapshot().begin();

@@ -30,9 +30,10 @@ import org.slf4j.LoggerFactory;
  * marks the snapshot aborted (its rows are left to cleanup), leaving the current snapshot as it
  * was. A task's rows are invisible until the job commits; tasks have nothing to commit. The
  * published counts are the rows and bytes the snapshot holds, as a reader gets them: the resumed
- * writer counts them at commit with one key-only scan of the snapshot
- * ({@link io.snapds.dataset.read.SnapshotRowCounter}), since the tasks' own counters cannot be
- * summed into that (two tasks may write the same key; failed and speculative attempts write too).
+ * writer sums the task attempts' records when they say what is stored (every attempt that sent
+ * wrote its keys once, ascending, and no two attempts' key ranges overlap), and otherwise counts
+ * them with one key-only scan of the snapshot ({@link io.snapds.dataset.read.SnapshotRowCounter}):
+ * two tasks may write the same key, and failed and speculative attempts write too.
  *
  * <p>The resumed writer lives in this instance from setup to commit, as the application master
  * (and the local job runner) use one committer for the whole job; an instance that did not run
