@@ -87,6 +87,13 @@ class SnapshotTaskWriterTest {
         .mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
   }
 
+  /** A new dataset, opened to report its metrics to {@code meters}. */
+  private SnapshotDataset metered(String name, io.micrometer.core.instrument.MeterRegistry meters) {
+    io.snapds.dataset.DatasetId id = MiniCluster.uniqueDataset(name);
+    cluster.datasets().create(id, DatasetProperties.builder().build());
+    return cluster.datasets().withMetrics(meters).open(id);
+  }
+
   /** The attempt records left in the lock table (rows A + snapshot id + attempt). */
   private int attemptRecords(SnapshotDataset ds, io.snapds.dataset.SnapshotId snapshot) throws Exception {
     byte[] prefix = Bytes.add(new byte[] {'A'}, snapshot.toBytes());
@@ -103,9 +110,7 @@ class SnapshotTaskWriterTest {
   @Test
   void tasksWhoseKeyRangesDoNotMeetArePublishedWithTheSumOfTheirRecords() throws Exception {
     var meters = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
-    io.snapds.dataset.DatasetId id = MiniCluster.uniqueDataset("tasksum");
-    cluster.datasets().create(id, DatasetProperties.builder().build());
-    SnapshotDataset ds = cluster.datasets().withMetrics(meters).open(id);
+    SnapshotDataset ds = metered("tasksum", meters);
     SnapshotWriter driver = ds.newSnapshot().begin();
     SnapshotHandle handle = driver.handle().orElseThrow();
     SnapshotTaskWriter low = SnapshotTaskWriter.open(ds, handle, 1);
@@ -132,9 +137,7 @@ class SnapshotTaskWriterTest {
   @Test
   void anAttemptThatDiedWhileSendingMakesThePublishCountTheStoredRows() throws Exception {
     var meters = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
-    io.snapds.dataset.DatasetId id = MiniCluster.uniqueDataset("taskdied");
-    cluster.datasets().create(id, DatasetProperties.builder().build());
-    SnapshotDataset ds = cluster.datasets().withMetrics(meters).open(id);
+    SnapshotDataset ds = metered("taskdied", meters);
     SnapshotWriter driver = ds.newSnapshot().begin();
     SnapshotHandle handle = driver.handle().orElseThrow();
     SnapshotTaskWriter died = SnapshotTaskWriter.open(ds, handle, 1); // sends each row, then its process dies
@@ -155,13 +158,11 @@ class SnapshotTaskWriterTest {
   @Test
   void rowsTheDriverWroteBeforeHandingTheSnapshotOverAreCounted() {
     var meters = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
-    io.snapds.dataset.DatasetId id = MiniCluster.uniqueDataset("taskdetach");
-    cluster.datasets().create(id, DatasetProperties.builder().build());
-    SnapshotDataset ds = cluster.datasets().withMetrics(meters).open(id);
+    SnapshotDataset ds = metered("taskdetach", meters);
     SnapshotWriter driver = ds.newSnapshot().begin();
     driver.put(row("a", "driver")); // the driver's own row: no attempt of a task
     SnapshotHandle handle = driver.detach();
-    SnapshotWriter resumed = cluster.datasets().withMetrics(meters).open(id).resume(handle); // another process
+    SnapshotWriter resumed = cluster.datasets().withMetrics(meters).open(ds.id()).resume(handle); // another process
     SnapshotTaskWriter task = SnapshotTaskWriter.open(ds, handle, 1 << 20);
     task.put(row("m", "task"));
     task.close();
