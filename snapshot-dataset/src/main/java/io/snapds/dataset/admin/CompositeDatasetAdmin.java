@@ -180,7 +180,7 @@ public final class CompositeDatasetAdmin {
    *       rows and fails ({@link io.snapds.dataset.SnapshotCleanedException}) instead of returning
    *       a short result, whatever it holds (a transaction, a pin, a split); and the locks of the
    *       builds whose records went are broken (they can never publish), so that the next builds
-   *       need not wait for their leases;</li>
+   *       need not wait for their leases, and every task attempt's record is removed;</li>
    *   <li>the data table is truncated (HBase keeps its regions), then the mark is cleared.</li>
    * </ol>
    * A process of the old incarnation that still runs touches only key ranges no new snapshot owns:
@@ -225,6 +225,9 @@ public final class CompositeDatasetAdmin {
     for (io.snapds.dataset.SnapshotInfo build : removedBuilds) {
       locks.breakLock(io.snapds.dataset.NewSnapshot.lockName(build.sourceKey().orElse(null)), build.fencingToken());
     }
+    // no snapshot whose record went will publish or be cleaned: their tasks' records go too (a
+    // straggler's later one expires), and no new build began yet (the mark)
+    locks.forgetAllAttempts();
     run("truncate", admin -> {
       parts(admin, properties).data().truncate();
       return null;

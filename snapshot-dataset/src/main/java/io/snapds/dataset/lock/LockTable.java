@@ -516,9 +516,21 @@ public final class LockTable {
    * build that never published. A scan of its records and one batch of deletes.
    */
   public void forgetAttempts(SnapshotId snapshot) {
+    forgetAttempts(Bytes.add(new byte[] {'A'}, snapshot.toBytes()));
+  }
+
+  /**
+   * Removes every snapshot's attempt records: a truncate does, once no snapshot of the dataset
+   * can publish any more (their records are gone) and before any new one begins.
+   */
+  public void forgetAllAttempts() {
+    forgetAttempts(new byte[] {'A'});
+  }
+
+  private void forgetAttempts(byte[] prefix) {
     List<Delete> deletes = new ArrayList<>();
     try (Table table = connection.getTable(name);
-        ResultScanner rs = table.getScanner(new Scan().setRowPrefixFilter(Bytes.add(new byte[] {'A'}, snapshot.toBytes()))
+        ResultScanner rs = table.getScanner(new Scan().setRowPrefixFilter(prefix)
             .addFamily(FAMILY).setFilter(new org.apache.hadoop.hbase.filter.KeyOnlyFilter()))) {
       for (Result r : rs) {
         deletes.add(new Delete(r.getRow()));
