@@ -8,13 +8,10 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.ITypeConverter;
 
 /** Parsers of the values the commands take; each error names the bad value and the forms accepted. */
 final class Converters {
-  private static final Pattern SHORT_DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
 
   private Converters() {}
 
@@ -41,22 +38,7 @@ final class Converters {
   }
 
   static Duration duration(String value) {
-    Matcher m = SHORT_DURATION.matcher(value.trim());
-    if (m.matches()) {
-      long n = Long.parseLong(m.group(1));
-      return switch (m.group(2)) {
-        case "ms" -> Duration.ofMillis(n);
-        case "s" -> Duration.ofSeconds(n);
-        case "m" -> Duration.ofMinutes(n);
-        case "h" -> Duration.ofHours(n);
-        default -> Duration.ofDays(n);
-      };
-    }
-    try {
-      return Duration.parse(value.trim());
-    } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException("invalid duration '" + value + "': use 90s, 15m, 12h, 7d or PT1H");
-    }
+    return io.snapds.dataset.Durations.parse(value);
   }
 
   /**

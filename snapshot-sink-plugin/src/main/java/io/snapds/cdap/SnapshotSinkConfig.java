@@ -146,7 +146,7 @@ public class SnapshotSinkConfig extends SnapshotDatasetConfig {
   }
 
   public Optional<Duration> maxAge() {
-    return isEmpty(maxAge) ? Optional.empty() : Optional.of(Durations.parse(maxAge));
+    return isEmpty(maxAge) ? Optional.empty() : Optional.of(io.snapds.dataset.Durations.parse(maxAge));
   }
 
   public Optional<String> sourceKey() {
@@ -222,7 +222,7 @@ public class SnapshotSinkConfig extends SnapshotDatasetConfig {
     }
     if (!containsMacro(MAX_AGE) && !isEmpty(maxAge)) {
       try {
-        Duration age = Durations.parse(maxAge);
+        Duration age = io.snapds.dataset.Durations.parse(maxAge);
         if (age.isZero() || age.isNegative()) {
           collector.addFailure("Max age must be positive, got '" + maxAge + "'.", "Use for example 7d.")
               .withConfigProperty(MAX_AGE);
