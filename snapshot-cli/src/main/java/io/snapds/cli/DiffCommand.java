@@ -49,7 +49,7 @@ final class DiffCommand extends EnvCommand {
   String to;
 
   @picocli.CommandLine.Mixin
-  KeyRange keys;
+  KeyOptions keys;
 
   @Option(names = "--columns", split = ",", paramLabel = "FAMILY[:QUALIFIER]",
       description = "Compare only these columns or families (with a schema: field names); a row holding none of"

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.snapds.cli.env.Environment;
 import io.snapds.cli.output.Formats;
 import io.snapds.cli.output.Json;
-import io.snapds.cli.output.SnapshotTable;
+import io.snapds.cli.output.HistoryTable;
 import io.snapds.cli.output.TextTable;
 import io.snapds.dataset.DatasetId;
 import io.snapds.dataset.HistoryEntry;
@@ -46,7 +46,7 @@ final class HistoryCommand extends EnvCommand {
         out().flush();
         return ExitCodes.OK;
       }
-      SnapshotTable.print(out(), snapshots, current);
+      HistoryTable.print(out(), snapshots, current);
       if (log) {
         out().println();
         TextTable changes = new TextTable("AT", "CURRENT", "REASON");

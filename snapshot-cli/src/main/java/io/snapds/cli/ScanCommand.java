@@ -24,7 +24,7 @@ final class ScanCommand extends EnvCommand {
   SnapshotSelection selection;
 
   @picocli.CommandLine.Mixin
-  KeyRange keys;
+  KeyOptions keys;
 
   @Option(names = "--columns", split = ",", paramLabel = "FAMILY[:QUALIFIER]",
       description = "Only these columns or families, comma separated (with a schema: field names).")

@@ -19,7 +19,7 @@ import org.apache.spark.sql.types.StructType;
 /**
  * One scan of a {@link DiffTable}. Planning its partitions (once per scan, in the driver, as the
  * query runs) pins both snapshots by id through the core's read plan of a diff ({@link DiffRead#pin})
- * and holds both pins for the query ({@link QueryPins}); each key range's {@link DiffSplit}s (cut
+ * and holds both pins for the query ({@link ExecutionPins}); each key range's {@link DiffSplit}s (cut
  * where a region of either snapshot begins) become one input partition each, in key order.
  */
 final class DiffScan implements Scan, Batch {
@@ -71,7 +71,7 @@ final class DiffScan implements Scan, Batch {
       // the ids the table was loaded at, pinned now: an explicit pin fails if it was cleaned since
       DiffRead read = DiffRead.pin(datasets.connection(), dataset, SnapshotSelector.snapshot(table.from()),
           SnapshotSelector.snapshot(table.to()), "spark-diff:" + table.id(), table.options().pinTtl());
-      QueryPins.hold(read, dataset, datasets);
+      ExecutionPins.hold(read, dataset, datasets);
       datasets = null; // closed with the pins
       List<InputPartition> out = new ArrayList<>();
       for (KeyRanges.Range r : ranges.ranges()) {

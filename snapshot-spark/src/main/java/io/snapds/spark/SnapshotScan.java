@@ -26,7 +26,7 @@ import org.apache.spark.sql.types.StructType;
 /**
  * One scan of a {@link SnapshotTable}'s snapshot. Planning its partitions (once per scan, in the
  * driver, as the query runs) pins the snapshot through the core's read plan
- * ({@link SnapshotRead#pin}) and holds the pin for the query ({@link QueryPins}); the splits of its
+ * ({@link SnapshotRead#pin}) and holds the pin for the query ({@link ExecutionPins}); the splits of its
  * key ranges ({@link SnapshotRead#planSplits}) become one input partition each, so every task,
  * retry and speculative attempt reads the same snapshot. Its statistics are the snapshot record's
  * row and byte counts (of the whole snapshot, before key ranges).
@@ -83,7 +83,7 @@ final class SnapshotScan implements Scan, Batch, SupportsReportStatistics {
       // the id the table was loaded at, pinned now: an explicit pin fails if it was cleaned since
       SnapshotRead read = SnapshotRead.pin(datasets.connection(), dataset,
           SnapshotSelector.snapshot(snapshot.get().id()), "spark:" + table.name(), table.options().pinTtl());
-      QueryPins.hold(read, dataset, datasets);
+      ExecutionPins.hold(read, dataset, datasets);
       datasets = null; // closed with the pin
       List<RowScan> scans = new ArrayList<>();
       for (KeyRanges.Range r : ranges.ranges()) {

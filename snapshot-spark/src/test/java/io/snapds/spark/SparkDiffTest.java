@@ -223,7 +223,7 @@ class SparkDiffTest {
     // regions begin at 200 (in the older snapshot) and 300 (in the newer): three pieces
     assertEquals(3, scan.planInputPartitions().length, "one partition per DiffSplit");
     SparkTests.drainListeners(spark);
-    assertEquals(0, QueryPins.heldExecutions(), "the query's end released both pins");
+    assertEquals(0, ExecutionPins.heldExecutions(), "the query's end released both pins");
 
     // a tag and current; the same snapshot twice
     assertRowsEqual(expected, collect(diff("tag:before", "current")));
@@ -305,7 +305,7 @@ class SparkDiffTest {
       assertEquals(List.of("ADDED 3", "CHANGED 2", "REMOVED 1"), got, "exactly the diff of the pinned snapshots");
 
       SparkTests.drainListeners(spark);
-      assertEquals(0, QueryPins.heldExecutions());
+      assertEquals(0, ExecutionPins.heldExecutions());
       var after = d.cleanup();
       assertTrue(d.isCleaned(a) && d.isCleaned(b), "both cleaned once the query released them: " + after);
       assertEquals(c, d.currentSnapshot().orElseThrow().id());

@@ -213,7 +213,7 @@ class SparkReadTest {
 
       // the query's end released its pin: cleanup now collects the snapshot
       SparkTests.drainListeners(spark);
-      assertEquals(0, QueryPins.heldExecutions());
+      assertEquals(0, ExecutionPins.heldExecutions());
       var after = ds.cleanup();
       assertTrue(after.cleaned().contains(first) || ds.isCleaned(first), "cleaned once released: " + after);
     }

@@ -1,6 +1,6 @@
 package io.snapds.cli.demo;
 
-import io.snapds.cli.output.SnapshotTable;
+import io.snapds.cli.output.HistoryTable;
 import io.snapds.cli.output.TextTable;
 import io.snapds.dataset.CleanupResult;
 import io.snapds.dataset.DatasetId;
@@ -76,7 +76,7 @@ public final class Demo {
       reader.stop();
       readerThread.join();
       out.printf("%nhistory of %s%n", s.dataset());
-      SnapshotTable.print(out, ds.snapshots(), ds.currentSnapshot().map(SnapshotInfo::id));
+      HistoryTable.print(out, ds.snapshots(), ds.currentSnapshot().map(SnapshotInfo::id));
     }
     reader.failure().ifPresent(f -> problems.add("the reader failed: " + f));
     DemoResult result = new DemoResult(reader.reads(), reader.snapshotsSeen().size(), reader.torn(), problems);

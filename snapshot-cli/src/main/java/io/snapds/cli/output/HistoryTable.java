@@ -10,8 +10,8 @@ import java.util.Optional;
  * The history table: one line per snapshot, '*' on the current one; a staged snapshot that was
  * discarded shows as DISCARDED (it is EXPIRED, and was never current).
  */
-public final class SnapshotTable {
-  private SnapshotTable() {}
+public final class HistoryTable {
+  private HistoryTable() {}
 
   public static void print(PrintWriter out, List<SnapshotInfo> snapshots, Optional<SnapshotId> current) {
     if (snapshots.isEmpty()) {

@@ -6,7 +6,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
 /** The rows a reading command covers: a key prefix, or a start and stop key (scan, diff). */
-final class KeyRange {
+final class KeyOptions {
   @Option(names = "--prefix", paramLabel = "KEY",
       description = "Only rows whose key starts with this (with a schema: the first key field(s), joined by '|').")
   String prefix;

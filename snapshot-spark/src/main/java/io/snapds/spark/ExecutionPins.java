@@ -22,13 +22,13 @@ import org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd;
  * outside an SQL execution (an RDD made from the scan by hand) are released when the application
  * ends. If the driver dies, its pins lapse at their time-to-live.
  */
-final class QueryPins {
+final class ExecutionPins {
   /** Holders by SQL execution id. */
   private static final Map<String, Set<String>> BY_EXECUTION = new ConcurrentHashMap<>();
   private static final Set<SparkContext> LISTENING = ConcurrentHashMap.newKeySet();
   private static final String OUTSIDE = "none";
 
-  private QueryPins() {}
+  private ExecutionPins() {}
 
   /**
    * Holds {@code read} (and closes {@code resources} with it) until the end of the SQL execution
