@@ -179,6 +179,15 @@ final class OperationsContext {
     return new LinkedHashSet<>(properties.families());
   }
 
+  /**
+   * How long a task attempt's record lives in the lock table (HBase's cell TTL): twice the maximum
+   * build time, so that a publish within the build time finds every record (design.md "One write
+   * protocol"), and a record nobody removed goes.
+   */
+  java.time.Duration attemptRecordTtl() {
+    return properties.maxBuildTime().multipliedBy(2);
+  }
+
   /** A row writer into {@code snapshot} (which the caller checked is BUILDING). */
   SnapshotRowWriter rowWriter(SnapshotKeys snapshot, long writeBufferBytes) {
     return new SnapshotRowWriter(connection(), id, snapshot, families(), writeBufferBytes);

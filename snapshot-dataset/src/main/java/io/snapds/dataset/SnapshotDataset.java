@@ -400,7 +400,7 @@ public final class SnapshotDataset implements TransactionAware, SnapshotReader, 
    */
   public SnapshotRowWriter openRowWriter(SnapshotId snapshot, long writeBufferBytes) {
     return ops.rowWriter(ops.remember(SnapshotWriterImpl.requireBuilding(ops.id(), snapshot(snapshot))),
-        writeBufferBytes).asAttempt(ops.locks(), ops.properties().maxBuildTime().multipliedBy(2));
+        writeBufferBytes).asAttempt(ops.locks(), ops.attemptRecordTtl());
   }
 
   /**

@@ -362,8 +362,7 @@ final class SnapshotWriterImpl implements SnapshotWriter {
    */
   private void recordOwnRowsBeforeHandover() {
     if (rows.rowCount() > 0 || !rows.countsExact()) {
-      ops.locks().recordAttempt(handle.snapshot, "writer-" + java.util.UUID.randomUUID(),
-          ops.properties().maxBuildTime().multipliedBy(2));
+      ops.locks().recordAttempt(handle.snapshot, "writer-" + java.util.UUID.randomUUID(), ops.attemptRecordTtl());
     }
   }
 
