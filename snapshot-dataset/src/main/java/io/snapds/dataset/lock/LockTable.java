@@ -493,7 +493,7 @@ public final class LockTable {
 
   /** The attempts recorded for {@code snapshot} (one scan of its records, as many as attempts sent rows). */
   public List<AttemptRecord> attempts(SnapshotId snapshot) {
-    byte[] prefix = Bytes.add(new byte[] {'A'}, snapshot.toBytes());
+    byte[] prefix = attemptPrefix(snapshot);
     List<AttemptRecord> out = new ArrayList<>();
     try (Table table = connection.getTable(name);
         ResultScanner rs = table.getScanner(new Scan().setRowPrefixFilter(prefix).addFamily(FAMILY))) {
@@ -516,7 +516,7 @@ public final class LockTable {
    * build that never published. A scan of its records and one batch of deletes.
    */
   public void forgetAttempts(SnapshotId snapshot) {
-    forgetAttempts(Bytes.add(new byte[] {'A'}, snapshot.toBytes()));
+    forgetAttempts(attemptPrefix(snapshot));
   }
 
   /**
@@ -633,8 +633,12 @@ public final class LockTable {
     return Bytes.add(new byte[] {'C'}, snapshot.toBytes());
   }
 
+  private static byte[] attemptPrefix(SnapshotId snapshot) {
+    return Bytes.add(new byte[] {'A'}, snapshot.toBytes());
+  }
+
   private static byte[] attemptRow(SnapshotId snapshot, String attemptId) {
-    return Bytes.add(new byte[] {'A'}, snapshot.toBytes(), Bytes.toBytes(attemptId));
+    return Bytes.add(attemptPrefix(snapshot), Bytes.toBytes(attemptId));
   }
 
   private static byte[] pinRow(SnapshotId snapshot, String pinId) {

@@ -153,6 +153,10 @@ public final class SnapshotTaskWriter implements AutoCloseable {
     try {
       dataset.requireBuilding(rows.snapshotId());
     } catch (SnapshotNotAvailableException e) {
+      // a build never becomes BUILDING again: what is held will never be sent, and a close after
+      // this has nothing to check (nor a record to write again)
+      batch.clear();
+      batchBytes = 0;
       forgetRecord();
       throw e;
     }

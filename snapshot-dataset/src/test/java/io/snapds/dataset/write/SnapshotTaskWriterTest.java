@@ -87,11 +87,23 @@ class SnapshotTaskWriterTest {
         .mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
   }
 
-  /** A new dataset, opened to report its metrics to {@code meters}. */
-  private SnapshotDataset metered(String name, io.micrometer.core.instrument.MeterRegistry meters) {
+  /** The registry the datasets of the test under way report to (a new one per test). */
+  private final io.micrometer.core.instrument.simple.SimpleMeterRegistry meters =
+      new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+
+  /** A new dataset, opened to report its metrics to {@link #meters}. */
+  private SnapshotDataset metered(String name) {
     io.snapds.dataset.DatasetId id = MiniCluster.uniqueDataset(name);
     cluster.datasets().create(id, DatasetProperties.builder().build());
     return cluster.datasets().withMetrics(meters).open(id);
+  }
+
+  /** A driver that began a snapshot of {@code ds} and hands its tasks {@code handle}. */
+  private record Job(SnapshotDataset ds, SnapshotWriter driver, SnapshotHandle handle) {
+    static Job begin(SnapshotDataset ds) {
+      SnapshotWriter driver = ds.newSnapshot().begin();
+      return new Job(ds, driver, driver.handle().orElseThrow());
+    }
   }
 
   /** The attempt records left in the lock table (rows A + snapshot id + attempt). */
@@ -109,10 +121,10 @@ class SnapshotTaskWriterTest {
 
   @Test
   void tasksWhoseKeyRangesDoNotMeetArePublishedWithTheSumOfTheirRecords() throws Exception {
-    var meters = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
-    SnapshotDataset ds = metered("tasksum", meters);
-    SnapshotWriter driver = ds.newSnapshot().begin();
-    SnapshotHandle handle = driver.handle().orElseThrow();
+    Job job = Job.begin(metered("tasksum"));
+    SnapshotDataset ds = job.ds();
+    SnapshotWriter driver = job.driver();
+    SnapshotHandle handle = job.handle();
     SnapshotTaskWriter low = SnapshotTaskWriter.open(ds, handle, 1);
     low.put(row("a", "1"));
     low.put(row("b", "1"));
@@ -136,10 +148,10 @@ class SnapshotTaskWriterTest {
 
   @Test
   void anAttemptThatDiedWhileSendingMakesThePublishCountTheStoredRows() throws Exception {
-    var meters = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
-    SnapshotDataset ds = metered("taskdied", meters);
-    SnapshotWriter driver = ds.newSnapshot().begin();
-    SnapshotHandle handle = driver.handle().orElseThrow();
+    Job job = Job.begin(metered("taskdied"));
+    SnapshotDataset ds = job.ds();
+    SnapshotWriter driver = job.driver();
+    SnapshotHandle handle = job.handle();
     SnapshotTaskWriter died = SnapshotTaskWriter.open(ds, handle, 1); // sends each row, then its process dies
     died.put(row("x", "lost"));
     died.put(row("y", "lost"));
@@ -157,8 +169,7 @@ class SnapshotTaskWriterTest {
 
   @Test
   void rowsTheDriverWroteBeforeHandingTheSnapshotOverAreCounted() {
-    var meters = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
-    SnapshotDataset ds = metered("taskdetach", meters);
+    SnapshotDataset ds = metered("taskdetach");
     SnapshotWriter driver = ds.newSnapshot().begin();
     driver.put(row("a", "driver")); // the driver's own row: no attempt of a task
     SnapshotHandle handle = driver.detach();
@@ -175,7 +186,7 @@ class SnapshotTaskWriterTest {
   }
 
   @Test
-  void anAttemptThatOutlivesItsJobSendsNothingIntoThePublishedSnapshot() {
+  void anAttemptThatOutlivesItsJobSendsNothingIntoThePublishedSnapshot() throws Exception {
     SnapshotDataset ds = cluster.datasets().create(MiniCluster.uniqueDataset("outlives"), DatasetProperties.builder().build());
     SnapshotWriter driver = ds.newSnapshot().begin();
     SnapshotHandle handle = driver.handle().orElseThrow();
@@ -187,6 +198,9 @@ class SnapshotTaskWriterTest {
 
     SnapshotNotAvailableException e = assertThrows(SnapshotNotAvailableException.class, attempt::close);
     assertTrue(e.getMessage().contains(published.id().toString()), e.getMessage());
+    assertEquals(0, attemptRecords(ds, published.id()), "the refused attempt removed the record it wrote first");
+    attempt.close(); // nothing left to send: a second close neither throws nor records again
+    assertEquals(0, attemptRecords(ds, published.id()));
     assertEquals(Map.of("a", "1"), read(ds));
     assertEquals(1, published.rowCount());
     assertThrows(SnapshotNotAvailableException.class, () -> SnapshotTaskWriter.open(ds, handle, 1 << 20),
