@@ -153,11 +153,7 @@ public final class SnapshotTaskWriter implements AutoCloseable {
     try {
       dataset.requireBuilding(rows.snapshotId());
     } catch (SnapshotNotAvailableException e) {
-      // a build never becomes BUILDING again: what is held will never be sent, and a close after
-      // this has nothing to check (nor a record to write again)
-      batch.clear();
-      batchBytes = 0;
-      forgetRecord();
+      forgetRecord(); // a close after this checks again and fails again, as engines expect of an attempt that outlived its job
       throw e;
     }
     long before = rows.byteCount();

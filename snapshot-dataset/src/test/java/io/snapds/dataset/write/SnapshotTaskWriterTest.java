@@ -199,8 +199,8 @@ class SnapshotTaskWriterTest {
     SnapshotNotAvailableException e = assertThrows(SnapshotNotAvailableException.class, attempt::close);
     assertTrue(e.getMessage().contains(published.id().toString()), e.getMessage());
     assertEquals(0, attemptRecords(ds, published.id()), "the refused attempt removed the record it wrote first");
-    attempt.close(); // nothing left to send: a second close neither throws nor records again
-    assertEquals(0, attemptRecords(ds, published.id()));
+    assertThrows(SnapshotNotAvailableException.class, attempt::close, "a second close is refused the same way");
+    assertEquals(0, attemptRecords(ds, published.id()), "and leaves no record either");
     assertEquals(Map.of("a", "1"), read(ds));
     assertEquals(1, published.rowCount());
     assertThrows(SnapshotNotAvailableException.class, () -> SnapshotTaskWriter.open(ds, handle, 1 << 20),
